@@ -1,0 +1,32 @@
+// Bundles the server and our workspace packages into dist/; npm dependencies stay external
+// (native modules, PGlite's wasm) and the SQL migrations are copied beside the bundle.
+import { cp, rm } from 'node:fs/promises'
+import { build } from 'esbuild'
+
+const here = new URL('.', import.meta.url).pathname
+
+/** Bare imports other than our own workspace packages resolve from node_modules at run time. */
+const externalDependencies = {
+  name: 'external-dependencies',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@circles/') ? undefined : { path: args.path, external: true },
+    )
+  },
+}
+
+await rm(`${here}dist`, { recursive: true, force: true })
+await build({
+  absWorkingDir: here,
+  entryPoints: { server: 'src/server.ts', 'migrate-pglite': 'src/db/migrate-pglite.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  plugins: [externalDependencies],
+  logLevel: 'warning',
+})
+await cp(`${here}src/db/migrations`, `${here}dist/migrations`, { recursive: true })
+console.log('server built to apps/server/dist')

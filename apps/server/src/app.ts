@@ -1,0 +1,117 @@
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { Config } from './config'
+import { type AppContext, type InvitationLookup, noInvitations } from './context'
+import type { Database } from './db/client'
+import { createLogTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
+import { startOutboxWorker } from './lib/mailer/worker'
+import { createMemoryRateLimiter, noRateLimiter } from './lib/rate-limiter'
+import { authPlugin } from './modules/auth/auth.plugin'
+import { contactRoutes } from './modules/contact/contact.routes'
+import { createContactService } from './modules/contact/contact.service'
+import { healthRoutes } from './modules/health/health.routes'
+import { createAccountsService } from './modules/users/accounts.service'
+import { createPasswordResetService } from './modules/users/password-reset.service'
+import { usersRoutes } from './modules/users/users.routes'
+import { createVerificationService } from './modules/users/verification.service'
+import { registerDocs } from './plugins/docs'
+import { registerErrorHandler } from './plugins/error-handler'
+import { registerRequestLog } from './plugins/request-log'
+import { registerSecurity } from './plugins/security'
+import { registerSpa } from './plugins/spa'
+import { attachSocketServer, type SocketServer } from './plugins/socket'
+
+/** The built SPA, relative to this file in src/ and in dist/ alike. */
+export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url))
+
+export interface BuildAppOptions {
+  config: Config
+  database: Database
+  jwtSecret: string
+  /** Where the built SPA lives; `null` serves the API only. */
+  webDir?: string | null
+  invitations?: InvitationLookup
+  /** Replaces the transport chosen from SMTP_URL (tests use it to simulate an outage). */
+  mailTransport?: MailTransport
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    io: SocketServer
+  }
+}
+
+const JSON_BODY_LIMIT = 64 * 1024
+
+/** Builds the whole app: external plugins, then our plugins, then the modules. Does not listen. */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = opts
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+        censor: '[redacted]',
+      },
+    },
+    // Fastify accepts a hop count at run time; its types only list the other forms.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Fastify's own access log prints raw URLs, and /verify/:token carries a secret: we log route patterns.
+    logController: new LogController({ disableRequestLogging: true }),
+  })
+  // The API speaks JSON only (uploads add multipart later); anything else is 415, not a confusing 400.
+  app.removeContentTypeParser('text/plain')
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  registerErrorHandler(app)
+  registerRequestLog(app)
+
+  const transport =
+    opts.mailTransport ??
+    (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : createLogTransport(app.log))
+  const worker = startOutboxWorker({
+    db: database.db,
+    transport,
+    log: app.log,
+    intervalMs: config.outboxIntervalMs,
+  })
+  app.addHook('onClose', () => worker.stop())
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    jwtKey: new TextEncoder().encode(opts.jwtSecret),
+    rateLimiter: config.rateLimits ? createMemoryRateLimiter() : noRateLimiter,
+    nudgeMail: () => worker.nudge(),
+    invitations: opts.invitations ?? noInvitations,
+    log: app.log,
+  }
+  const accounts = createAccountsService(ctx)
+
+  await registerSecurity(app, config)
+  await registerDocs(app, config.publicUrl)
+  await app.register(authPlugin, { authenticate: accounts.authenticate })
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(database))
+      await api.register(
+        usersRoutes({
+          accounts,
+          verification: createVerificationService(ctx, accounts),
+          passwordReset: createPasswordResetService(ctx),
+        }),
+        { prefix: '/users' },
+      )
+      await api.register(contactRoutes(createContactService(ctx)))
+    },
+    { prefix: '/api' },
+  )
+
+  await registerSpa(app, opts.webDir === null ? undefined : (opts.webDir ?? defaultWebDir))
+  app.decorate('io', attachSocketServer(app, accounts.authenticate))
+  return app
+}

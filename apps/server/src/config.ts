@@ -1,0 +1,86 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+const onOff = z.enum(['on', 'off'])
+
+/** Every setting, with the embedded default that lets `npm start` run with no environment at all. */
+const ZEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Circles <no-reply@localhost>'),
+  CONTACT_EMAIL: z.email({ error: 'must be an email address' }).default('hello@circles.example'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+|[\d.:/a-fA-F, ]+)$/, 'must be true, false, a hop count or a list of addresses')
+    .default('false'),
+  RATE_LIMITS: onOff.default('on'),
+  OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
+  STAGING: onOff.default('off'),
+})
+
+export interface Config {
+  port: number
+  host: string
+  publicUrl: string
+  dataDir: string
+  databaseUrl: string | undefined
+  smtpUrl: string | undefined
+  mailFrom: string
+  contactEmail: string
+  jwtSecret: string | undefined
+  logLevel: (typeof LOG_LEVELS)[number]
+  trustProxy: boolean | number | string
+  rateLimits: boolean
+  outboxIntervalMs: number
+  staging: boolean
+}
+
+export class ConfigError extends Error {}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  if (/^\d+$/.test(value)) return Number(value)
+  return value
+}
+
+/** Reads the environment once at boot; a bad value stops start-up with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const result = ZEnv.safeParse(present)
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = result.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    contactEmail: e.CONTACT_EMAIL,
+    jwtSecret: e.JWT_SECRET,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    rateLimits: e.RATE_LIMITS === 'on',
+    outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
+    staging: e.STAGING === 'on',
+  }
+}

@@ -1,0 +1,54 @@
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** Stored lower-cased; the unique index is the source of truth for USER_EXISTS. */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    language: text('language', { enum: ['en', 'de'] })
+      .notNull()
+      .default('en'),
+    /** Bumped on password reset; a JWT carrying an older version is refused. */
+    sessionVersion: integer('session_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+)
+
+/** One-time tokens sent by email. Only the SHA-256 hash of a token is ever stored. */
+const tokenColumns = () => ({
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+})
+
+export const emailVerificationTokens = pgTable('email_verification_tokens', tokenColumns(), (t) => [
+  uniqueIndex('email_verification_tokens_hash_key').on(t.tokenHash),
+  index('email_verification_tokens_user_idx').on(t.userId),
+])
+
+export const passwordResetTokens = pgTable('password_reset_tokens', tokenColumns(), (t) => [
+  uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash),
+  index('password_reset_tokens_user_idx').on(t.userId),
+])
+
+export const contactMessages = pgTable('contact_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  createdAt: createdAt(),
+})

@@ -1,0 +1,78 @@
+import type { Language } from '@circles/shared'
+import { type EmailParts, renderHtml, renderText } from './layout'
+
+export interface RenderedEmail {
+  kind: string
+  subject: string
+  text: string
+  html: string
+}
+
+type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
+
+const verifyEmail: Template<{ name: string; link: string }> = {
+  en: ({ name, link }) => ({
+    subject: 'Verify your email for Circles',
+    preheader: 'One click and your account is ready.',
+    heading: 'Confirm your email address',
+    paragraphs: [`Hi ${name},`, 'Welcome to Circles! Please confirm that this is your email address.'],
+    action: { label: 'Verify email', url: link },
+    footnote: "This link expires in 1 hour. If you didn't create an account, you can ignore this email.",
+  }),
+  de: ({ name, link }) => ({
+    subject: 'Bestätige deine E-Mail-Adresse für Circles',
+    preheader: 'Ein Klick, und dein Konto ist bereit.',
+    heading: 'Bestätige deine E-Mail-Adresse',
+    paragraphs: [
+      `Hallo ${name},`,
+      'willkommen bei Circles! Bitte bestätige, dass dies deine E-Mail-Adresse ist.',
+    ],
+    action: { label: 'E-Mail bestätigen', url: link },
+    footnote:
+      'Der Link ist 1 Stunde gültig. Wenn du kein Konto angelegt hast, kannst du diese E-Mail ignorieren.',
+  }),
+}
+
+const passwordReset: Template<{ name: string; link: string }> = {
+  en: ({ name, link }) => ({
+    subject: 'Reset your Circles password',
+    preheader: 'Choose a new password.',
+    heading: 'Reset your password',
+    paragraphs: [`Hi ${name},`, 'We received a request to reset the password of your Circles account.'],
+    action: { label: 'Choose a new password', url: link },
+    footnote:
+      "This link can be used once and expires in 1 hour. If you didn't ask for it, ignore this email: your password stays as it is.",
+  }),
+  de: ({ name, link }) => ({
+    subject: 'Setze dein Circles-Passwort zurück',
+    preheader: 'Wähle ein neues Passwort.',
+    heading: 'Passwort zurücksetzen',
+    paragraphs: [
+      `Hallo ${name},`,
+      'wir haben eine Anfrage erhalten, das Passwort deines Circles-Kontos zurückzusetzen.',
+    ],
+    action: { label: 'Neues Passwort wählen', url: link },
+    footnote:
+      'Der Link funktioniert einmal und ist 1 Stunde gültig. Wenn du das nicht angefordert hast, ignoriere diese E-Mail: Dein Passwort bleibt unverändert.',
+  }),
+}
+
+const contactMessage = (d: { name: string; email: string; subject: string; message: string }) => ({
+  subject: `[Contact] ${d.subject} from ${d.name}`,
+  preheader: d.message.slice(0, 80),
+  heading: `New message: ${d.subject}`,
+  paragraphs: [`From: ${d.name} <${d.email}>`, ...d.message.split(/\n{2,}/)],
+})
+
+function finish(kind: string, lang: string, parts: { subject: string } & EmailParts): RenderedEmail {
+  return { kind, subject: parts.subject, text: renderText(parts), html: renderHtml(lang, parts) }
+}
+
+export const emails = {
+  verifyEmail: (lang: Language, d: { name: string; link: string }) =>
+    finish('verify-email', lang, verifyEmail[lang](d)),
+  passwordReset: (lang: Language, d: { name: string; link: string }) =>
+    finish('password-reset', lang, passwordReset[lang](d)),
+  contactMessage: (d: { name: string; email: string; subject: string; message: string }) =>
+    finish('contact-message', 'en', contactMessage(d)),
+}

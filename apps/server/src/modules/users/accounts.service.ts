@@ -1,0 +1,130 @@
+import {
+  LIMITS,
+  MESSAGES,
+  type Language,
+  type TLoginRequest,
+  type TLoginResponse,
+  type TRegisterRequest,
+  type TRegisterResponse,
+  type TStatusResponse,
+  type TUpdateMeRequest,
+  type TUser,
+} from '@circles/shared'
+import type { AppContext } from '../../context'
+import type { Executor } from '../../db/client'
+import { AppError, forbidden, unauthorized } from '../../lib/errors'
+import { enqueueEmail } from '../../lib/mailer/outbox'
+import { emails } from '../../lib/mailer/templates'
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords'
+import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
+import { hashToken, randomToken } from '../../lib/tokens'
+import { issueSessionToken, verifySessionToken } from '../auth/session-token'
+import { toPublicUser } from './user-view'
+import * as repo from './users.repository'
+
+export function createAccountsService(ctx: AppContext) {
+  /** Queues the verification email in the caller's transaction. */
+  async function queueVerificationEmail(tx: Executor, user: repo.UserRow) {
+    const token = randomToken()
+    await repo.replaceToken(
+      tx,
+      'verification',
+      user.id,
+      hashToken(token),
+      new Date(Date.now() + LIMITS.emailTokenTtlMs),
+    )
+    const link = `${ctx.config.publicUrl}/verify?token=${token}`
+    await enqueueEmail(tx, {
+      to: user.email,
+      email: emails.verifyEmail(user.language, { name: user.name, link }),
+    })
+  }
+
+  async function register(input: TRegisterRequest, language: Language): Promise<TRegisterResponse> {
+    const passwordHash = await hashPassword(input.password)
+    const user = await ctx.db.transaction(async (tx) => {
+      let invitedAndMatching = false
+      if (input.invitationToken) {
+        const invitedEmail = await ctx.invitations.findPendingEmail(input.invitationToken, tx)
+        if (!invitedEmail) throw new AppError('INVALID_INVITATION', MESSAGES.invalidInvitation)
+        if (invitedEmail !== input.email)
+          throw new AppError('VALIDATION_ERROR', MESSAGES.invitationEmailMismatch)
+        invitedAndMatching = true
+      }
+      const created = await repo.insertUser(tx, {
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        language: input.language ?? language,
+        // The invitation email reached this address: that proves it as well as a verification link would.
+        emailVerified: invitedAndMatching,
+      })
+      if (!created) throw new AppError('USER_EXISTS', MESSAGES.userExists)
+      if (!created.emailVerified) await queueVerificationEmail(tx, created)
+      return created
+    })
+    ctx.nudgeMail()
+    ctx.log.info({ userId: user.id, verified: user.emailVerified }, 'user registered')
+    if (!user.emailVerified) {
+      return { message: MESSAGES.registrationNeedsVerification, requiresVerification: true }
+    }
+    return {
+      message: MESSAGES.registrationSuccess,
+      requiresVerification: false,
+      token: await issueSessionToken(ctx.jwtKey, { userId: user.id, sv: user.sessionVersion }),
+      user: toPublicUser(user),
+    }
+  }
+
+  async function login(input: TLoginRequest, ip: string): Promise<TLoginResponse> {
+    enforceRateLimits(
+      ctx.rateLimiter,
+      [
+        [`login:email:${input.email}`, RATE_RULES.loginPerEmail],
+        [`login:ip:${ip}`, RATE_RULES.loginPerIp],
+      ],
+      MESSAGES.tooManyRequests,
+    )
+    const user = await repo.findUserByEmail(ctx.db, input.email)
+    const ok = user
+      ? await verifyPassword(user.passwordHash, input.password)
+      : await verifyAgainstDummy(input.password)
+    if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials)
+    if (!user.emailVerified) {
+      throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
+    }
+    ctx.log.info({ userId: user.id }, 'user logged in')
+    const token = await issueSessionToken(
+      ctx.jwtKey,
+      { userId: user.id, sv: user.sessionVersion },
+      input.rememberMe,
+    )
+    return { token, user: toPublicUser(user) }
+  }
+
+  /** Resolves a bearer token to its user; a reset password or an unverified account ends the session. */
+  async function authenticate(token: string): Promise<TUser> {
+    const claims = await verifySessionToken(ctx.jwtKey, token)
+    const user = await repo.findUserById(ctx.db, claims.userId)
+    if (!user || user.sessionVersion !== claims.sv || !user.emailVerified) throw unauthorized()
+    return toPublicUser(user)
+  }
+
+  async function getStatus(actor: TUser, userId: string): Promise<TStatusResponse> {
+    if (actor.id !== userId) throw forbidden()
+    return { id: actor.id, emailVerified: actor.emailVerified }
+  }
+
+  async function updateMe(actor: TUser, input: TUpdateMeRequest): Promise<TUser> {
+    const row = await repo.updateUser(ctx.db, actor.id, {
+      name: input.name,
+      ...(input.language && { language: input.language }),
+    })
+    if (!row) throw unauthorized()
+    return toPublicUser(row)
+  }
+
+  return { register, login, authenticate, getStatus, updateMe, queueVerificationEmail }
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>

@@ -1,0 +1,111 @@
+import {
+  type Language,
+  ZEmailRequest,
+  ZLoginRequest,
+  ZLoginResponse,
+  ZMessageResponse,
+  ZRegisterRequest,
+  ZRegisterResponse,
+  ZResetPasswordRequest,
+  ZStatusResponse,
+  ZTokenParams,
+  ZUpdateMeRequest,
+  ZUserIdParams,
+  ZUserResponse,
+  ZVerifyEmailResponse,
+  ZVerifyResetTokenResponse,
+} from '@circles/shared'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { currentUser } from '../auth/auth.plugin'
+import type { AccountsService } from './accounts.service'
+import type { createPasswordResetService } from './password-reset.service'
+import type { createVerificationService } from './verification.service'
+
+interface Services {
+  accounts: AccountsService
+  verification: ReturnType<typeof createVerificationService>
+  passwordReset: ReturnType<typeof createPasswordResetService>
+}
+
+/** The language a new account's emails are written in, when the form did not say. */
+function preferredLanguage(request: FastifyRequest): Language {
+  return /^\s*de\b/i.test(request.headers['accept-language'] ?? '') ? 'de' : 'en'
+}
+
+export function usersRoutes({ accounts, verification, passwordReset }: Services) {
+  return async (plain: FastifyInstance) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>()
+    const tags = ['users']
+    const secured = { onRequest: [app.authenticate], schema: { security: [{ bearer: [] }] } }
+
+    app.post(
+      '/register',
+      { schema: { tags, body: ZRegisterRequest, response: { 201: ZRegisterResponse } } },
+      async (request, reply) =>
+        reply.status(201).send(await accounts.register(request.body, preferredLanguage(request))),
+    )
+
+    app.post(
+      '/login',
+      { schema: { tags, body: ZLoginRequest, response: { 200: ZLoginResponse } } },
+      (request) => accounts.login(request.body, request.ip),
+    )
+
+    app.get(
+      '/status/:id',
+      {
+        ...secured,
+        schema: { ...secured.schema, tags, params: ZUserIdParams, response: { 200: ZStatusResponse } },
+      },
+      (request) => accounts.getStatus(currentUser(request), request.params.id),
+    )
+
+    app.get(
+      '/me',
+      { ...secured, schema: { ...secured.schema, tags, response: { 200: ZUserResponse } } },
+      async (request) => ({
+        user: currentUser(request),
+      }),
+    )
+
+    app.put(
+      '/me',
+      {
+        ...secured,
+        schema: { ...secured.schema, tags, body: ZUpdateMeRequest, response: { 200: ZUserResponse } },
+      },
+      async (request) => ({ user: await accounts.updateMe(currentUser(request), request.body) }),
+    )
+
+    app.post(
+      '/request-password-reset',
+      { schema: { tags, body: ZEmailRequest, response: { 200: ZMessageResponse } } },
+      (request) => passwordReset.requestReset(request.body, request.ip),
+    )
+
+    app.get(
+      '/verify-reset-token/:token',
+      { schema: { tags, params: ZTokenParams, response: { 200: ZVerifyResetTokenResponse } } },
+      (request) => passwordReset.verifyResetToken(request.params.token),
+    )
+
+    app.post(
+      '/reset-password',
+      { schema: { tags, body: ZResetPasswordRequest, response: { 200: ZMessageResponse } } },
+      (request) => passwordReset.resetPassword(request.body),
+    )
+
+    app.get(
+      '/verify/:token',
+      { schema: { tags, params: ZTokenParams, response: { 200: ZVerifyEmailResponse } } },
+      (request) => verification.verifyEmail(request.params.token, request.ip),
+    )
+
+    app.post(
+      '/resend-verification',
+      { schema: { tags, body: ZEmailRequest, response: { 200: ZMessageResponse } } },
+      (request) => verification.resendVerification(request.body, request.ip),
+    )
+  }
+}

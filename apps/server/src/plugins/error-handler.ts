@@ -1,0 +1,53 @@
+import { MESSAGES } from '@circles/shared'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { AppError } from '../lib/errors'
+
+/** Fastify's own client errors, by code, with what we tell the client. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: MESSAGES.invalidJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: MESSAGES.invalidJson },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: MESSAGES.unsupportedMediaType,
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST', message: MESSAGES.invalidJson },
+}
+
+/**
+ * Every non-OK answer is `{ message, code? }`. Client mistakes get the spec's message and a 4xx; a 5xx
+ * never shows its internals.
+ */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status === 429 && typeof error.details.retryAfter === 'number') {
+        reply.header('retry-after', String(error.details.retryAfter))
+      }
+      return reply.status(error.status).send({ message: error.message, code: error.code, ...error.details })
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0]
+      return reply
+        .status(400)
+        .send({ message: first?.message ?? MESSAGES.required, code: 'VALIDATION_ERROR' })
+    }
+    const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined
+    if (known) return reply.status(known.status).send({ message: known.message, code: known.code })
+    if (error instanceof SyntaxError) {
+      return reply.status(400).send({ message: MESSAGES.invalidJson, code: 'INVALID_JSON' })
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send({ message: MESSAGES.tooManyRequests, code: 'RATE_LIMITED' })
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply
+        .status(error.statusCode)
+        .send({ message: MESSAGES.somethingWentWrong, code: 'BAD_REQUEST' })
+    }
+    request.log.error({ err: error }, 'request failed')
+    return reply.status(500).send({ message: MESSAGES.somethingWentWrong, code: 'INTERNAL_ERROR' })
+  })
+}

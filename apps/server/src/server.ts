@@ -1,0 +1,60 @@
+import { fork } from 'node:child_process'
+import { mkdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { buildApp } from './app'
+import { ConfigError, type Config, loadConfig } from './config'
+import { openDatabase } from './db/client'
+import { migratePostgres } from './db/migrate'
+import { loadOrCreateSecret } from './lib/secrets'
+
+const SHUTDOWN_GRACE_MS = 10_000
+
+function migratePgliteInChild(dataDir: string): Promise<void> {
+  const entry = fileURLToPath(new URL('./migrate-pglite.js', import.meta.url))
+  return new Promise((resolve, reject) => {
+    const child = fork(entry, [dataDir], { stdio: 'inherit' })
+    child.on('error', reject)
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`migration process exited with ${code}`)),
+    )
+  })
+}
+
+async function start(config: Config) {
+  await mkdir(config.dataDir, { recursive: true })
+  if (config.databaseUrl) await migratePostgres(config.databaseUrl)
+  else await migratePgliteInChild(config.dataDir)
+
+  const database = await openDatabase(config)
+  const jwtSecret = await loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret)
+  const app = await buildApp({ config, database, jwtSecret })
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight')
+    setTimeout(() => {
+      app.log.error('shutdown took too long; exiting')
+      process.exit(1)
+    }, SHUTDOWN_GRACE_MS).unref()
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+
+  await app.listen({ port: config.port, host: config.host })
+  app.log.info(
+    { url: config.publicUrl, database: database.kind, mail: config.smtpUrl ? 'smtp' : 'log' },
+    'Circles is running',
+  )
+}
+
+try {
+  await start(loadConfig())
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error)
+  process.exit(1)
+}

@@ -1,0 +1,138 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { io as connect } from 'socket.io-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createUser } from './support/factories'
+import { type TestApp, createTestApp } from './support/test-app'
+
+let t: TestApp
+let webDir: string
+beforeAll(async () => {
+  webDir = await mkdtemp(path.join(os.tmpdir(), 'circles-web-'))
+  await mkdir(path.join(webDir, 'assets'))
+  await writeFile(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><title>Circles</title><div id="root"></div>',
+  )
+  await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)')
+  t = await createTestApp({ webDir })
+})
+afterAll(async () => {
+  await t.close()
+  await rm(webDir, { recursive: true, force: true })
+})
+
+describe('health and readiness', () => {
+  it('answers health and ready with the database', async () => {
+    expect((await t.app.inject('/api/health')).json()).toEqual({ status: 'ok' })
+    const ready = await t.app.inject('/api/ready')
+    expect(ready.statusCode).toBe(200)
+    expect(ready.json()).toEqual({ status: 'ready', database: true })
+  })
+})
+
+describe('serving the SPA', () => {
+  it('serves index.html for deep links, uncached', async () => {
+    for (const url of ['/', '/reset-password?token=x', '/circles/123']) {
+      const res = await t.app.inject(url)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toMatch(/text\/html/)
+      expect(res.body).toContain('<div id="root">')
+      expect(res.headers['cache-control']).toBe('no-cache')
+    }
+  })
+
+  it('caches hashed assets for a year and 404s missing ones', async () => {
+    const asset = await t.app.inject('/assets/app-abc123.js')
+    expect(asset.statusCode).toBe(200)
+    expect(asset.headers['cache-control']).toContain('immutable')
+    expect((await t.app.inject('/assets/missing.js')).statusCode).toBe(404)
+  })
+
+  it('keeps unknown API paths JSON 404, for every method', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: '/api/does-not-exist' })
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' })
+    }
+  })
+})
+
+describe('security headers', () => {
+  it('sends a strict CSP and the usual hardening headers', async () => {
+    const res = await t.app.inject('/')
+    const csp = res.headers['content-security-policy'] as string
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toContain('unsafe-eval')
+    // Plain http (localhost): no upgrade, no HSTS.
+    expect(csp).not.toContain('upgrade-insecure-requests')
+    expect(res.headers['strict-transport-security']).toBeUndefined()
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('adds HSTS and upgrade-insecure-requests behind https', async () => {
+    const https = await createTestApp({ env: { PUBLIC_URL: 'https://circles.example' } })
+    try {
+      const res = await https.app.inject('/api/health')
+      expect(res.headers['strict-transport-security']).toContain('max-age=31536000')
+      expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests')
+    } finally {
+      await https.close()
+    }
+  })
+})
+
+describe('OpenAPI', () => {
+  it('documents the accounts API at /api/docs', async () => {
+    const ui = await t.app.inject('/api/docs')
+    expect([200, 302]).toContain(ui.statusCode)
+    const doc = (await t.app.inject('/api/docs/json')).json()
+    expect(doc.openapi).toMatch(/^3\./)
+    for (const p of [
+      '/api/users/register',
+      '/api/users/login',
+      '/api/users/status/{id}',
+      '/api/contact',
+      '/api/health',
+    ]) {
+      expect(Object.keys(doc.paths)).toContain(p)
+    }
+    expect(JSON.stringify(doc.paths['/api/users/register'])).toContain('password')
+  })
+})
+
+describe('socket.io', () => {
+  it('accepts a bearer token in the handshake and refuses a missing one', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = t.app.server.address() as AddressInfo
+    const url = `http://127.0.0.1:${port}`
+    const user = await createUser(t.database)
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: user.email, password: user.password },
+    })
+
+    const ok = connect(url, {
+      path: '/socket.io',
+      auth: { token: login.json().token },
+      transports: ['websocket'],
+    })
+    const connected = await new Promise<{ userId: string }>((resolve, reject) => {
+      ok.on('connected', resolve)
+      ok.on('connect_error', reject)
+    })
+    expect(connected.userId).toBe(user.id)
+    ok.close()
+
+    const anon = connect(url, { path: '/socket.io', transports: ['websocket'], reconnection: false })
+    const error = await new Promise<Error>((resolve) => anon.on('connect_error', resolve))
+    expect(error.message).toBe('Unauthorized')
+    anon.close()
+  })
+})

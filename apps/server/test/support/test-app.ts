@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { desc, eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { type BuildAppOptions, buildApp } from '../../src/app'
+import { loadConfig } from '../../src/config'
+import type { Database } from '../../src/db/client'
+import { outbox } from '../../src/db/schema'
+import { createTestDatabase } from './database'
+
+export const TEST_PUBLIC_URL = 'http://localhost:3000'
+
+export interface TestApp {
+  app: FastifyInstance
+  database: Database
+  /** Emails queued for this address, newest first. */
+  emailsTo(address: string): Promise<(typeof outbox.$inferSelect)[]>
+  close(): Promise<void>
+}
+
+/** The real app on a database of its own; `env` overrides the embedded defaults. */
+export async function createTestApp(
+  opts: { env?: Record<string, string> } & Partial<Omit<BuildAppOptions, 'config' | 'database'>> = {},
+): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    DATA_DIR: dataDir,
+    CONTACT_EMAIL: 'team@circles.test',
+    OUTBOX_INTERVAL_MS: '100',
+    ...opts.env,
+  })
+  const database = await createTestDatabase()
+  const app = await buildApp({
+    jwtSecret: 'test-secret-'.padEnd(48, 'x'),
+    webDir: null,
+    ...opts,
+    config,
+    database,
+  })
+  await app.ready()
+  return {
+    app,
+    database,
+    emailsTo: (address) =>
+      database.db.select().from(outbox).where(eq(outbox.toAddress, address)).orderBy(desc(outbox.createdAt)),
+    async close() {
+      await app.close()
+      await database.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The token of the first link to `pathname` in an email body. */
+export function tokenFromEmail(body: string, pathname: string): string {
+  const match = body.match(new RegExp(`${pathname}\\?token=([0-9a-f]{64})`))
+  if (!match?.[1]) throw new Error(`no ${pathname} link in email`)
+  return match[1]
+}

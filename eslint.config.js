@@ -1,0 +1,78 @@
+import js from '@eslint/js'
+import globals from 'globals'
+import reactHooks from 'eslint-plugin-react-hooks'
+import tseslint from 'typescript-eslint'
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      'apps/server/src/db/migrations/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  // The shared contract and the ledger are leaves: they import nothing of ours.
+  {
+    files: ['packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@circles/server', '@circles/web', '**/apps/**'], message: 'packages/* must not depend on apps.' }] },
+      ],
+    },
+  },
+  // Server modules expose their service; another module never reaches into a repository.
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../*/*.repository', '../*/*.repository.ts'], message: 'Use the other module\'s service, not its repository.' },
+            { group: ['@circles/web', '**/apps/web/**'], message: 'The server never imports the web app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@circles/server', '**/apps/server/**'], message: 'The web app talks to the server over HTTP only.' }] },
+      ],
+    },
+  },
+  // One-way imports in the web app: lib/components <- features <- app; no feature reaches into another.
+  {
+    files: ['apps/web/src/features/*/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@/app/*', '../../app/*', '../../../app/*'], message: 'Features must not import the app layer.' },
+            { group: ['../../*/**', '@/features/*/**'], message: 'A feature must not import another feature\'s internals.' },
+          ],
+        },
+      ],
+    },
+  },
+)

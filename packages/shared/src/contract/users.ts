@@ -1,0 +1,134 @@
+import { z } from 'zod'
+import { LIMITS } from '../limits'
+import { MESSAGES } from '../messages'
+import { ZLanguage, requiredString, zEmail } from './common'
+
+export const ZUser = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    language: ZLanguage,
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'User' })
+export type TUser = z.infer<typeof ZUser>
+
+export const ZRegisterRequest = z
+  .object({
+    name: requiredString(),
+    email: requiredString(),
+    password: requiredString(),
+    invitationToken: z.string().optional(),
+    language: ZLanguage.optional(),
+  })
+  .pipe(
+    z.object({
+      name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
+      email: zEmail(),
+      password: z.string().min(LIMITS.passwordMin, MESSAGES.passwordMin).max(256),
+      invitationToken: z.string().max(256).optional(),
+      language: ZLanguage.optional(),
+    }),
+  )
+export type TRegisterRequest = z.infer<typeof ZRegisterRequest>
+
+/** The register form adds a confirmation the server never sees. */
+export const ZRegisterForm = z
+  .object({
+    name: requiredString(),
+    email: requiredString(),
+    password: requiredString(),
+    confirmPassword: requiredString(),
+  })
+  .pipe(
+    z
+      .object({
+        name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin),
+        email: zEmail(),
+        password: z.string().min(LIMITS.passwordMin, MESSAGES.passwordMin),
+        confirmPassword: z.string(),
+      })
+      .refine((v) => v.password === v.confirmPassword, {
+        message: MESSAGES.passwordsDontMatch,
+        path: ['confirmPassword'],
+      }),
+  )
+
+export const ZRegisterResponse = z.object({
+  message: z.string(),
+  requiresVerification: z.boolean(),
+  token: z.string().optional(),
+  user: ZUser.optional(),
+})
+export type TRegisterResponse = z.infer<typeof ZRegisterResponse>
+
+export const ZLoginRequest = z
+  .object({
+    email: requiredString(),
+    password: requiredString(),
+    rememberMe: z.boolean().optional(),
+  })
+  .pipe(
+    z.object({
+      email: zEmail(),
+      password: z.string().max(256, MESSAGES.invalidCredentials),
+      rememberMe: z.boolean().optional(),
+    }),
+  )
+export type TLoginRequest = z.infer<typeof ZLoginRequest>
+
+export const ZLoginResponse = z.object({ token: z.string(), user: ZUser, message: z.string().optional() })
+export type TLoginResponse = z.infer<typeof ZLoginResponse>
+
+export const ZUserIdParams = z.object({ id: z.uuid({ error: MESSAGES.invalidUserId }) })
+
+export const ZStatusResponse = z.object({ id: z.uuid(), emailVerified: z.boolean() })
+export type TStatusResponse = z.infer<typeof ZStatusResponse>
+
+export const ZUpdateMeRequest = z
+  .object({ name: requiredString(), language: ZLanguage.optional() })
+  .pipe(
+    z.object({
+      name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
+      language: ZLanguage.optional(),
+    }),
+  )
+export type TUpdateMeRequest = z.infer<typeof ZUpdateMeRequest>
+
+export const ZUserResponse = z.object({ user: ZUser })
+
+export const ZEmailRequest = z
+  .object({ email: requiredString(MESSAGES.emailRequired) })
+  .pipe(z.object({ email: zEmail() }))
+export type TEmailRequest = z.infer<typeof ZEmailRequest>
+
+export const ZTokenParams = z.object({ token: z.string().min(1).max(256) })
+
+export const ZVerifyResetTokenResponse = z.object({ valid: z.boolean() })
+
+/** Checked in the spec's order: both present, length, match, token. Only the first failure is reported. */
+export const ZResetPasswordRequest = z
+  .object({
+    token: z.unknown().optional(),
+    newPassword: z.unknown().optional(),
+    confirmPassword: z.unknown().optional(),
+  })
+  .superRefine((v, ctx) => {
+    const filled = (x: unknown): x is string => typeof x === 'string' && x.length > 0
+    if (!filled(v.newPassword) || !filled(v.confirmPassword)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.resetBothRequired })
+    } else if (v.newPassword.length < LIMITS.passwordMin || v.newPassword.length > 256) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordMin, path: ['newPassword'] })
+    } else if (v.newPassword !== v.confirmPassword) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordsDoNotMatch, path: ['confirmPassword'] })
+    } else if (!filled(v.token)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.resetTokenInvalid, path: ['token'] })
+    }
+  })
+  .transform((v) => ({ token: v.token as string, newPassword: v.newPassword as string }))
+export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>
+
+export const ZVerifyEmailResponse = z.object({ verified: z.boolean(), message: z.string() })
+export type TVerifyEmailResponse = z.infer<typeof ZVerifyEmailResponse>

@@ -1,0 +1,21 @@
+/** Error codes the API answers with in `{ message, code }`. The server maps each to one HTTP status. */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'BAD_REQUEST',
+  'INVALID_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'USER_EXISTS',
+  'INVALID_INVITATION',
+  'INVALID_CREDENTIALS',
+  'EMAIL_NOT_VERIFIED',
+  'UNAUTHORIZED',
+  'TOKEN_EXPIRED',
+  'INVALID_TOKEN',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -1,0 +1,51 @@
+/**
+ * User-facing texts fixed by the spec, word for word. The server answers with these (English) and a code;
+ * the web app translates by key, so a German screen never shows them in English.
+ */
+export const MESSAGES = {
+  required: 'Please fill in all required fields',
+  fieldRequired: 'This field is required',
+  invalidEmail: 'Please enter a valid email address',
+  invalidEmailShort: 'Invalid email address',
+  emailRequired: 'Email is required',
+  passwordMin: 'Password must be at least 8 characters',
+  nameMin: 'Name must be at least 2 characters',
+  passwordsDontMatch: "Passwords don't match",
+  invitationEmailMismatch: 'Please use the email address that received the invitation',
+  resetBothRequired: 'Both password fields are required',
+  resetPasswordMin: 'Password must be at least 8 characters long',
+  resetPasswordsDoNotMatch: 'Passwords do not match',
+  resetTokenInvalid: 'Invalid reset token',
+  resetLinkInvalid:
+    'This password reset link is invalid or has expired. Please request a new password reset.',
+  resetSuccess: 'Your password has been reset successfully.',
+  resetRequested: 'If this email exists in our system, you will receive a password reset link shortly.',
+  subjectRequired: 'Subject is required',
+  messageMin: 'Message must be at least 10 characters',
+  invalidCredentials: 'Invalid email or password',
+  emailNotVerified: 'Your email is not verified. Please verify your email before logging in.',
+  userExists: 'An account with this email already exists. Please log in instead.',
+  invalidInvitation: 'Invalid or expired invitation. Please request a new one.',
+  registrationNeedsVerification: 'Registration successful. Please check your email to verify your account.',
+  registrationSuccess: 'Registration successful.',
+  emailVerified: 'Email verified successfully',
+  emailAlreadyVerified: 'Email already verified',
+  verificationTokenInvalid: 'Invalid or expired verification token. Please request a new verification email.',
+  tooManyVerifications: 'Too many verification attempts. Please try again later.',
+  tooManyVerificationRequests: 'Too many verification requests. Please wait before trying again.',
+  verificationSent: 'Verification email sent!',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  tokenExpired: 'Authentication token has expired. Please log in again.',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  notFound: 'Not found',
+  somethingWentWrong: 'Something went wrong',
+  invalidJson: 'The request body is not valid JSON.',
+  payloadTooLarge: 'The request body is too large.',
+  unsupportedMediaType: 'Unsupported content type.',
+  contactSent: 'Thank you for your message. We will get back to you soon.',
+  profileUpdated: 'Profile updated',
+  invalidUserId: 'Invalid user ID',
+} as const
+
+export type MessageKey = keyof typeof MESSAGES
