@@ -1,7 +1,7 @@
 // Bundles the server and our workspace packages into dist/; npm dependencies stay external
 // (native modules, PGlite's wasm) and the SQL migrations are copied beside the bundle.
 import { cp, rm } from 'node:fs/promises'
-import { build } from 'esbuild'
+import { context } from 'esbuild'
 
 const here = new URL('.', import.meta.url).pathname
 
@@ -15,8 +15,11 @@ const externalDependencies = {
   },
 }
 
+const watch = process.argv.includes('--watch')
+
 await rm(`${here}dist`, { recursive: true, force: true })
-await build({
+await cp(`${here}src/db/migrations`, `${here}dist/migrations`, { recursive: true })
+const ctx = await context({
   absWorkingDir: here,
   entryPoints: { server: 'src/server.ts', 'migrate-pglite': 'src/db/migrate-pglite.ts' },
   outdir: 'dist',
@@ -26,7 +29,12 @@ await build({
   target: 'node20',
   sourcemap: true,
   plugins: [externalDependencies],
-  logLevel: 'warning',
+  logLevel: watch ? 'info' : 'warning',
 })
-await cp(`${here}src/db/migrations`, `${here}dist/migrations`, { recursive: true })
-console.log('server built to apps/server/dist')
+if (watch) {
+  await ctx.watch()
+} else {
+  await ctx.rebuild()
+  await ctx.dispose()
+  console.log('server built to apps/server/dist')
+}

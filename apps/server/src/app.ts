@@ -44,6 +44,20 @@ declare module 'fastify' {
 
 const JSON_BODY_LIMIT = 64 * 1024
 
+/**
+ * On shutdown, requests in flight still get their answer, but with `Connection: close`: otherwise the
+ * clients' keep-alive sockets would hold the server open until they time out.
+ */
+function closeConnectionsWhenClosing(app: FastifyInstance) {
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
+  })
+}
+
 /** Builds the whole app: external plugins, then our plugins, then the modules. Does not listen. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = opts
@@ -67,6 +81,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandler(app)
   registerRequestLog(app)
+  closeConnectionsWhenClosing(app)
 
   const transport =
     opts.mailTransport ??

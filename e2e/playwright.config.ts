@@ -1,0 +1,50 @@
+import { defineConfig, devices, type ReporterDescription } from '@playwright/test'
+
+// End-to-end tests in Debian's Chromium against the built server, which global-setup.ts starts on a
+// free port (with a real SMTP sink). Never `playwright install`: the browser is /usr/bin/chromium.
+// E2E_JSON_REPORT=<file> adds Playwright's json reporter (scripts/test.sh sums it into the summary).
+
+const jsonReport = process.env.E2E_JSON_REPORT
+const reporter: ReporterDescription[] = [['list']]
+if (jsonReport) reporter.push(['json', { outputFile: jsonReport }])
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  globalSetup: './global-setup.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter,
+  use: {
+    // Set by global setup before the workers load this file.
+    baseURL: process.env.E2E_BASE_URL,
+    locale: 'en-US',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+})

@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from '../support/fixtures'
+import { startServer } from '../support/server'
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+const logFile = join(repoRoot, 'e2e/test-results/server-process.log')
+
+async function post(baseURL: string, path: string, body: object, headers: Record<string, string> = {}) {
+  const res = await fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+
+test.describe('the server process', () => {
+  test('refuses a bad configuration, naming the variable', async () => {
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['apps/server/dist/server.js'],
+        { cwd: repoRoot, env: { ...process.env, PORT: 'not-a-port', DATABASE_URL: '' } },
+        (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
+      )
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Invalid configuration')
+    expect(result.stderr).toContain('PORT')
+  })
+
+  test('keeps data and sessions across a restart, and exits cleanly on SIGTERM', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'circles-e2e-restart-'))
+    try {
+      // No SMTP: the log transport prints the verification link (LOG_LEVEL info).
+      const first = await startServer({ repoRoot, smtpUrl: '', logFile, dataDir, env: { LOG_LEVEL: 'info' } })
+      const email = `restart-${Date.now()}@example.com`
+      const password = 'restart password'
+      expect(
+        (await post(first.baseURL, '/api/users/register', { name: 'Ada', email, password })).status,
+      ).toBe(201)
+      await expect.poll(() => /verify\?token=[0-9a-f]{64}/.test(first.output())).toBe(true)
+      const token = first.output().match(/verify\?token=([0-9a-f]{64})/)?.[1]
+      expect((await fetch(`${first.baseURL}/api/users/verify/${token}`)).status).toBe(200)
+      const login = await post(first.baseURL, '/api/users/login', { email, password })
+      expect(login.status).toBe(200)
+      await first.stop()
+      expect(first.exitCode()).toBe(0)
+
+      const second = await startServer({ repoRoot, smtpUrl: '', logFile, dataDir })
+      try {
+        const me = await fetch(`${second.baseURL}/api/users/me`, {
+          headers: { authorization: `Bearer ${login.body.token}` },
+        })
+        expect(me.status).toBe(200)
+        expect((await post(second.baseURL, '/api/users/login', { email, password })).status).toBe(200)
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  test('finishes requests in flight when told to stop', async () => {
+    const server = await startServer({ repoRoot, smtpUrl: '', logFile })
+    try {
+      // Logins take a while (argon2id), so these are still running when SIGTERM arrives.
+      const inFlight = Array.from({ length: 6 }, () =>
+        post(server.baseURL, '/api/users/login', {
+          email: 'nobody@example.com',
+          password: 'whatever password',
+        }),
+      )
+      await new Promise((r) => setTimeout(r, 30))
+      process.kill(server.pid, 'SIGTERM')
+      const answers = await Promise.all(inFlight)
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(401))
+      await expect.poll(() => server.exitCode()).toBe(0)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+test.describe('API documentation', () => {
+  test('Swagger UI renders the OpenAPI document under our CSP', async ({ page }) => {
+    const cspErrors: string[] = []
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text())
+    })
+    await page.goto('/api/docs')
+    await expect(page.getByRole('heading', { name: /Circles API/ })).toBeVisible()
+    await expect(page.getByText('/api/users/register').first()).toBeVisible()
+    expect(cspErrors).toEqual([])
+  })
+})
