@@ -87,14 +87,12 @@ export const ZUserIdParams = z.object({ id: z.uuid({ error: MESSAGES.invalidUser
 export const ZStatusResponse = z.object({ id: z.uuid(), emailVerified: z.boolean() })
 export type TStatusResponse = z.infer<typeof ZStatusResponse>
 
-export const ZUpdateMeRequest = z
-  .object({ name: requiredString(), language: ZLanguage.optional() })
-  .pipe(
-    z.object({
-      name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
-      language: ZLanguage.optional(),
-    }),
-  )
+export const ZUpdateMeRequest = z.object({ name: requiredString(), language: ZLanguage.optional() }).pipe(
+  z.object({
+    name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
+    language: ZLanguage.optional(),
+  }),
+)
 export type TUpdateMeRequest = z.infer<typeof ZUpdateMeRequest>
 
 export const ZUserResponse = z.object({ user: ZUser })
