@@ -29,7 +29,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@circles/server', '@circles/web', '**/apps/**'], message: 'packages/* must not depend on apps.' }] },
+        {
+          patterns: [
+            {
+              group: ['@circles/server', '@circles/web', '**/apps/**'],
+              message: 'packages/* must not depend on apps.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -41,7 +48,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../*/*.repository', '../*/*.repository.ts'], message: 'Use the other module\'s service, not its repository.' },
+            {
+              group: ['../*/*.repository', '../*/*.repository.ts'],
+              message: "Use the other module's service, not its repository.",
+            },
             { group: ['@circles/web', '**/apps/web/**'], message: 'The server never imports the web app.' },
           ],
         },
@@ -56,7 +66,14 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@circles/server', '**/apps/server/**'], message: 'The web app talks to the server over HTTP only.' }] },
+        {
+          patterns: [
+            {
+              group: ['@circles/server', '**/apps/server/**'],
+              message: 'The web app talks to the server over HTTP only.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -68,8 +85,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@/app/*', '../../app/*', '../../../app/*'], message: 'Features must not import the app layer.' },
-            { group: ['../../*/**', '@/features/*/**'], message: 'A feature must not import another feature\'s internals.' },
+            {
+              group: ['@/app/*', '../../app/*', '../../../app/*'],
+              message: 'Features must not import the app layer.',
+            },
+            {
+              group: ['../../*/**', '@/features/*/**'],
+              message: "A feature must not import another feature's internals.",
+            },
           ],
         },
       ],

@@ -16,6 +16,8 @@ test.describe('the served app', () => {
 
     await page.setViewportSize({ width: 390, height: 844 })
     await expect(heading).toBeVisible()
+    // Nothing may push the page sideways on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await screenshot(page, 'smoke-home-390')
     await axe.expectNoA11yViolations(page)
   })

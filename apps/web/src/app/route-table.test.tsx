@@ -1,0 +1,26 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { startSession } from '@/lib/session'
+import { renderRoute } from '@/test/render-route'
+import { testUser, validToken } from '@/test/tokens'
+
+describe('route guards', () => {
+  it('shows the landing page to visitors', async () => {
+    await renderRoute('/')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Always know who has what.' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: /how it works/i }).getAttribute('href')).toBe('#how-it-works')
+  })
+
+  it('sends a visitor from a protected page to /login with a way back', async () => {
+    const { router } = await renderRoute('/dashboard?tab=1')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    expect(router.state.location.search).toBe(`?returnUrl=${encodeURIComponent('/dashboard?tab=1')}`)
+  })
+
+  it('sends a signed-in user from the landing page to the dashboard', async () => {
+    startSession(validToken(), testUser)
+    const { router } = await renderRoute('/')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, Anna Keller' })).toBeTruthy()
+  })
+})

@@ -1,0 +1,69 @@
+import type { ComponentProps, ReactNode } from 'react'
+import { cn } from '@/lib/class-names'
+import { Spinner } from '@/components/ui/spinner'
+
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger'
+/** `icon` is a square 40 px button; give it an aria-label. */
+export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon'
+
+const BASE =
+  'inline-flex select-none items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium ' +
+  'transition-colors duration-150 ease-out disabled:pointer-events-none disabled:opacity-50 ' +
+  '[&_svg]:shrink-0'
+
+const VARIANTS: Record<ButtonVariant, string> = {
+  primary: 'bg-accent text-accent-fg shadow-xs hover:bg-accent-hover',
+  secondary: 'border border-border bg-surface text-fg shadow-xs hover:bg-surface-2',
+  ghost: 'text-fg-muted hover:bg-surface-2 hover:text-fg',
+  danger: 'bg-danger text-danger-fg shadow-xs hover:bg-danger-hover',
+}
+
+// Heights 32 / 40 / 48 px; md and lg meet the 40+ px touch target on phones.
+const SIZES: Record<ButtonSize, string> = {
+  sm: 'h-8 px-3 text-sm [&_svg]:size-4',
+  md: 'h-10 px-4 text-sm [&_svg]:size-4',
+  lg: 'h-12 px-6 text-base [&_svg]:size-5',
+  icon: 'size-10 [&_svg]:size-5',
+}
+
+/** The button look for anything clickable, e.g. a router Link that should read as a button. */
+export function buttonClasses({
+  variant = 'primary',
+  size = 'md',
+  className,
+}: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}): string {
+  return cn(BASE, VARIANTS[variant], SIZES[size], className)
+}
+
+export interface ButtonProps extends ComponentProps<'button'> {
+  variant?: ButtonVariant
+  size?: ButtonSize
+  /** Shows a spinner, keeps the label (so the width does not jump) and blocks further clicks. */
+  loading?: boolean
+  icon?: ReactNode
+}
+
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  loading = false,
+  icon,
+  className,
+  disabled,
+  type = 'button',
+  children,
+  ...props
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      className={buttonClasses({ variant, size, className })}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      {...props}
+    >
+      {loading ? <Spinner size="sm" /> : icon}
+      {children}
+    </button>
+  )
+}

@@ -1,0 +1,144 @@
+import { MESSAGES } from '@circles/shared'
+import type { z } from 'zod'
+import { getSession, isTokenExpired, logout } from '@/lib/session'
+
+/** Every failed call throws this; `message` is what the user may see (spec 000 §8). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  /** HTTP status; 0 when no answer arrived (network failure, expired token caught before sending). */
+  readonly status: number
+  readonly code: string | undefined
+  /** The parsed answer body, e.g. `retryAfter` on a 429 or `emailVerified` on a 401. */
+  readonly data: unknown
+
+  constructor(message: string, options: { status: number; code?: string; data?: unknown; cause?: unknown }) {
+    super(message, { cause: options.cause })
+    this.status = options.status
+    this.code = options.code
+    this.data = options.data
+  }
+}
+
+export interface RequestOptions {
+  /** Keep the session on a 401 (the login call answers 401 for a wrong password, not a stale session). */
+  skipLogoutOn401?: boolean
+  signal?: AbortSignal
+  headers?: Record<string, string>
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Result<S> = S extends z.ZodType ? z.output<S> : unknown
+
+export const API_BASE = '/api'
+const PATHS_WITHOUT_LOGOUT_ON_401 = new Set(['/users/login'])
+
+function lastPathSegment(path: string): string {
+  const withoutQuery = path.split(/[?#]/)[0] ?? ''
+  return withoutQuery.split('/').filter(Boolean).pop() ?? ''
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    // A proxy's HTML error page, for instance; still worth keeping for debugging.
+    return text
+  }
+}
+
+function field(data: unknown, key: string): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  const value = (data as Record<string, unknown>)[key]
+  return typeof value === 'string' && value.length > 0 ? value : undefined
+}
+
+async function request<S extends z.ZodType | undefined>(
+  method: Method,
+  path: string,
+  body: unknown,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<Result<S>> {
+  const { token } = getSession()
+  if (token && isTokenExpired(token)) {
+    void logout(MESSAGES.tokenExpired)
+    throw new ApiError(MESSAGES.tokenExpired, { status: 0, code: 'TOKEN_EXPIRED' })
+  }
+
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
+  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  if (token) headers.Authorization = `Bearer ${token}`
+
+  let response: Response
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    })
+  } catch (error) {
+    // A cancelled query is not a failure to report; let the caller see the AbortError as is.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ApiError(`Failed to ${method.toLowerCase()} ${lastPathSegment(path)}: ${reason}`, {
+      status: 0,
+      code: 'NETWORK_ERROR',
+      cause: error,
+    })
+  }
+
+  const data = await readBody(response)
+  if (!response.ok) {
+    const skipLogout = options.skipLogoutOn401 ?? PATHS_WITHOUT_LOGOUT_ON_401.has(path.split('?')[0] ?? '')
+    // Without a token there is no session to end; a visitor's 401 is just an error.
+    if (response.status === 401 && token && !skipLogout) void logout()
+    throw new ApiError(field(data, 'message') ?? MESSAGES.somethingWentWrong, {
+      status: response.status,
+      code: field(data, 'code'),
+      data,
+    })
+  }
+
+  if (!schema) return data as Result<S>
+  const parsed = schema.safeParse(data)
+  if (!parsed.success) {
+    // The contract is shared, so this means a server and client of different versions.
+    throw new ApiError(MESSAGES.somethingWentWrong, {
+      status: response.status,
+      code: 'INVALID_RESPONSE',
+      data,
+      cause: parsed.error,
+    })
+  }
+  return parsed.data as Result<S>
+}
+
+/**
+ * JSON client for `/api`. Pass a schema from `@circles/shared` to get a typed, validated answer.
+ * Sends `Authorization: Bearer <token>` when signed in; a 401 or an expired token ends the session.
+ */
+export const api = {
+  get: <S extends z.ZodType | undefined = undefined>(path: string, schema?: S, options?: RequestOptions) =>
+    request('GET', path, undefined, schema as S, options),
+  post: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('POST', path, body, schema as S, options),
+  put: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('PUT', path, body, schema as S, options),
+  delete: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('DELETE', path, body, schema as S, options),
+}

@@ -1,0 +1,103 @@
+import { LANGUAGES, RTL_LANGUAGES, type Language } from '@circles/shared'
+import i18n, { type BackendModule, type ResourceKey } from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import { storedLanguage } from '@/lib/session'
+
+export { LANGUAGES, type Language }
+export const DEFAULT_LANGUAGE: Language = 'en'
+/** Loaded before the first render; feature namespaces load with their route. */
+export const INITIAL_NAMESPACES = ['common', 'errors'] as const
+
+/** True for scripts written right to left (spec 000 §4), whatever the region subtag. */
+export function isRtl(language: string): boolean {
+  const base = language.toLowerCase().split('-')[0] ?? ''
+  return (RTL_LANGUAGES as readonly string[]).includes(base)
+}
+
+function toSupported(language: string | null | undefined): Language | null {
+  const base = language?.toLowerCase().split('-')[0]
+  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : null
+}
+
+/** Stored choice first, then the browser's languages in order, then English (spec 000 §4). */
+export function pickLanguage(
+  stored: string | null | undefined,
+  navigatorLanguages: readonly string[],
+): Language {
+  const fromStored = toSupported(stored)
+  if (fromStored) return fromStored
+  for (const language of navigatorLanguages) {
+    const supported = toSupported(language)
+    if (supported) return supported
+  }
+  return DEFAULT_LANGUAGE
+}
+
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return []
+  return navigator.languages?.length ? navigator.languages : [navigator.language]
+}
+
+// Each locales/<lng>/<ns>.json becomes its own chunk, fetched only when that language needs it.
+const localeFiles = import.meta.glob<ResourceKey>('../locales/*/*.json', { import: 'default' })
+
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const load = localeFiles[`../locales/${language}/${namespace}.json`]
+    if (!load) {
+      callback(new Error(`No translations for ${language}/${namespace}`), false)
+      return
+    }
+    load().then(
+      (resources) => callback(null, resources),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    )
+  },
+}
+
+function applyDocumentLanguage(language: string): void {
+  if (typeof document === 'undefined') return
+  document.documentElement.lang = language
+  document.documentElement.dir = isRtl(language) ? 'rtl' : 'ltr'
+}
+
+let initialised: Promise<typeof i18n> | null = null
+
+/** Resolves once the initial namespaces of the chosen language are loaded, so no raw key ever renders. */
+export function initI18n(language?: Language): Promise<typeof i18n> {
+  initialised ??= (async () => {
+    const lng = language ?? pickLanguage(storedLanguage.get(), browserLanguages())
+    i18n.on('languageChanged', applyDocumentLanguage)
+    await i18n
+      .use(lazyLocales)
+      .use(initReactI18next)
+      .init({
+        lng,
+        fallbackLng: DEFAULT_LANGUAGE,
+        supportedLngs: LANGUAGES,
+        load: 'languageOnly',
+        ns: INITIAL_NAMESPACES,
+        defaultNS: 'common',
+        interpolation: { escapeValue: false }, // React escapes already.
+        react: { useSuspense: true },
+      })
+    applyDocumentLanguage(i18n.language)
+    return i18n
+  })()
+  return initialised
+}
+
+/** Switches language and remembers the choice, so it wins over the browser's next time. */
+export async function setLanguage(language: Language): Promise<void> {
+  storedLanguage.set(language)
+  await i18n.changeLanguage(language)
+}
+
+/** Loads namespaces ahead of rendering (e.g. in a route's lazy()), so Suspense has nothing to wait for. */
+export function loadNamespaces(...namespaces: string[]): Promise<void> {
+  return i18n.loadNamespaces(namespaces)
+}
+
+export { i18n }

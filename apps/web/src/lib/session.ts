@@ -1,0 +1,185 @@
+import { LANGUAGES, LIMITS, type Language, type TUser } from '@circles/shared'
+import { readItem, removeItem, storedString, writeItem } from '@/lib/storage'
+
+/** The browser session of spec 000 §3/§4. Keys are part of the contract with existing browsers: keep them. */
+export const STORAGE_KEYS = {
+  token: 'token',
+  user: 'user',
+  userId: 'userId',
+  footerVisible: 'footerVisible',
+  verificationEmail: 'verification_email',
+  invitationEmail: 'invitation_email',
+  pendingInvitationToken: 'pending_invitation_token',
+  returnUrl: 'returnUrl',
+  tempVerificationToken: 'temp_verification_token',
+  language: 'language',
+} as const
+
+export interface Session {
+  token: string | null
+  user: TUser | null
+}
+
+export interface LogoutEvent {
+  /** Why the session ended when it was not the user's choice, e.g. the expired-token message. */
+  reason?: string
+}
+
+const SIGNED_OUT: Session = Object.freeze({ token: null, user: null })
+
+/** The JWT payload, or null unless the token is three dot-separated parts with a JSON object in the middle. */
+export function decodeTokenPayload(token: string): Record<string, unknown> | null {
+  const parts = token.split('.')
+  if (parts.length !== 3 || parts.some((part) => part.length === 0)) return null
+  try {
+    const base64 = parts[1]!.replace(/-/g, '+').replace(/_/g, '/')
+    const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='))
+    // atob yields one char per byte; names in the payload may be UTF-8.
+    const json = new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)))
+    const payload: unknown = JSON.parse(json)
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
+}
+
+/** True when the `exp` claim (seconds) has passed. An unreadable token counts as expired: no server accepts it. */
+export function isTokenExpired(token: string, nowMs: number = Date.now()): boolean {
+  const payload = decodeTokenPayload(token)
+  if (!payload) return true
+  return typeof payload.exp === 'number' && payload.exp * 1000 <= nowMs
+}
+
+function parseUser(raw: string | null): TUser | null {
+  if (!raw) return null
+  try {
+    const user: unknown = JSON.parse(raw)
+    // A shape check, not a full schema: keeps zod out of the first download.
+    if (typeof user === 'object' && user !== null && typeof (user as { id?: unknown }).id === 'string') {
+      return user as TUser
+    }
+  } catch {
+    // Corrupt JSON: treated like no user.
+  }
+  return null
+}
+
+function clearAuthStorage(): void {
+  removeItem(STORAGE_KEYS.token)
+  removeItem(STORAGE_KEYS.user)
+  removeItem(STORAGE_KEYS.userId)
+}
+
+function readSession(): Session {
+  const token = readItem(STORAGE_KEYS.token)
+  if (!token) return SIGNED_OUT
+  const user = parseUser(readItem(STORAGE_KEYS.user))
+  if (isTokenExpired(token) || !user) {
+    clearAuthStorage()
+    return SIGNED_OUT
+  }
+  return { token, user }
+}
+
+let current: Session = readSession()
+const listeners = new Set<() => void>()
+const logoutListeners = new Set<(event: LogoutEvent) => void>()
+let pendingLogout: Promise<void> | null = null
+
+function publish(next: Session): void {
+  current = next
+  for (const listener of listeners) listener()
+}
+
+/** The current session; the same object until it changes (safe for useSyncExternalStore). */
+export function getSession(): Session {
+  return current
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Runs after every logout: clear caches, disconnect the socket, tell the user why. */
+export function onLogout(listener: (event: LogoutEvent) => void): () => void {
+  logoutListeners.add(listener)
+  return () => logoutListeners.delete(listener)
+}
+
+/** Re-reads storage, clearing an expired or malformed session. Runs on load and when another tab changes it. */
+export function restoreSession(): Session {
+  publish(readSession())
+  return current
+}
+
+/** Stores what login or registration returned. */
+export function startSession(token: string, user: TUser): void {
+  writeItem(STORAGE_KEYS.token, token)
+  writeItem(STORAGE_KEYS.user, JSON.stringify(user))
+  writeItem(STORAGE_KEYS.userId, user.id)
+  publish({ token, user })
+}
+
+/** Replaces the stored user, e.g. after a status check finds the email verified. */
+export function updateSessionUser(user: TUser): void {
+  if (!current.token) return
+  writeItem(STORAGE_KEYS.user, JSON.stringify(user))
+  writeItem(STORAGE_KEYS.userId, user.id)
+  publish({ token: current.token, user })
+}
+
+function endSession(event: LogoutEvent): void {
+  clearAuthStorage()
+  publish(SIGNED_OUT)
+  for (const listener of logoutListeners) listener(event)
+}
+
+/**
+ * Ends the session after LIMITS.logoutDelayMs (spec 000 §4), so a burst of 401s from parallel
+ * requests ends it once. Resolves when the session is cleared.
+ */
+export function logout(reason?: string): Promise<void> {
+  pendingLogout ??= new Promise((resolve) => {
+    setTimeout(() => {
+      pendingLogout = null
+      endSession(reason === undefined ? {} : { reason })
+      resolve()
+    }, LIMITS.logoutDelayMs)
+  })
+  return pendingLogout
+}
+
+if (typeof window !== 'undefined') {
+  // Logging out or in another tab applies here too.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== null && event.key !== STORAGE_KEYS.token && event.key !== STORAGE_KEYS.user) return
+    const wasSignedIn = current.token !== null
+    const next = restoreSession()
+    if (wasSignedIn && !next.token) for (const listener of logoutListeners) listener({})
+  })
+}
+
+/** The other values of spec 000 §3, each under its historical key. */
+export const verificationEmail = storedString(STORAGE_KEYS.verificationEmail)
+export const invitationEmail = storedString(STORAGE_KEYS.invitationEmail)
+export const pendingInvitationToken = storedString(STORAGE_KEYS.pendingInvitationToken)
+export const returnUrl = storedString(STORAGE_KEYS.returnUrl)
+export const tempVerificationToken = storedString(STORAGE_KEYS.tempVerificationToken)
+
+/** Footer visibility; visible unless the user hid it. */
+export const footerVisible = {
+  get: (): boolean => readItem(STORAGE_KEYS.footerVisible) !== 'false',
+  set: (visible: boolean): void => writeItem(STORAGE_KEYS.footerVisible, String(visible)),
+}
+
+/** The language the user picked explicitly; null when they never chose (then the browser decides). */
+export const storedLanguage = {
+  get: (): Language | null => {
+    const value = readItem(STORAGE_KEYS.language)
+    return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : null
+  },
+  set: (language: Language): void => writeItem(STORAGE_KEYS.language, language),
+}
