@@ -26,7 +26,21 @@ export interface Axe {
   expectNoA11yViolations(page: Page, options?: A11yOptions): Promise<void>
 }
 
+/**
+ * Each test looks like its own client (the e2e server trusts X-Forwarded-For): per-IP rate limits then
+ * count one test's requests, not the whole run's.
+ */
+export function clientIpFor(testId: string): string {
+  let hash = 0
+  for (const char of testId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
+  return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${(hash & 254) + 1}`
+}
+
 export const test = base.extend<{ axe: Axe }>({
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientIpFor(testInfo.testId) })
+  },
+
   context: async ({ context }, use) => {
     await context.addInitScript(markNotAutomated)
     await use(context)

@@ -20,6 +20,28 @@ function lazyPage(load: () => Promise<ComponentType>, ...namespaces: string[]): 
   }
 }
 
+const page = {
+  home: () => import('@/features/landing/routes/home-page').then((m) => m.HomePage),
+  about: () => import('@/features/pages/routes/about-page').then((m) => m.AboutPage),
+  privacy: () => import('@/features/pages/routes/privacy-page').then((m) => m.PrivacyPage),
+  terms: () => import('@/features/pages/routes/terms-page').then((m) => m.TermsPage),
+  contact: () => import('@/features/contact/routes/contact-page').then((m) => m.ContactPage),
+  login: () => import('@/features/auth/routes/login-page').then((m) => m.LoginPage),
+  register: () => import('@/features/auth/routes/register-page').then((m) => m.RegisterPage),
+  forgotPassword: () =>
+    import('@/features/auth/routes/forgot-password-page').then((m) => m.ForgotPasswordPage),
+  resetPassword: () => import('@/features/auth/routes/reset-password-page').then((m) => m.ResetPasswordPage),
+  verify: () => import('@/features/auth/routes/verify-page').then((m) => m.VerifyPage),
+  resendVerification: () =>
+    import('@/features/auth/routes/resend-verification-page').then((m) => m.ResendVerificationPage),
+  dashboard: () => import('@/features/dashboard/routes/dashboard-page').then((m) => m.DashboardPage),
+  notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
+}
+
+/**
+ * Every route of the app. Which chrome (app header, footer) a path gets is decided by the layout from
+ * spec 000 §2's list, not by nesting here.
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -30,37 +52,28 @@ export const routes: RouteObject[] = [
       {
         // Spec 000 §2: the landing page is for visitors; a signed-in user goes to the dashboard.
         Component: RedirectIfAuthenticated,
-        children: [
-          {
-            index: true,
-            ...lazyPage(
-              async () => (await import('@/features/landing/routes/home-page')).HomePage,
-              'landing',
-            ),
-          },
-        ],
+        children: [{ index: true, ...lazyPage(page.home, 'landing') }],
       },
+      { path: 'about', ...lazyPage(page.about, 'pages') },
+      { path: 'privacy', ...lazyPage(page.privacy, 'pages') },
+      { path: 'terms', ...lazyPage(page.terms, 'pages') },
+      { path: 'contact', ...lazyPage(page.contact, 'contact') },
+      { path: 'login', ...lazyPage(page.login, 'auth') },
+      { path: 'register', ...lazyPage(page.register, 'auth') },
+      { path: 'forgot-password', ...lazyPage(page.forgotPassword, 'auth') },
+      { path: 'reset-password', ...lazyPage(page.resetPassword, 'auth') },
+      { path: 'verify', ...lazyPage(page.verify, 'auth') },
+      { path: 'resend-verification', ...lazyPage(page.resendVerification, 'auth') },
       {
         Component: RequireAuth,
         children: [
           {
             Component: AppLayout,
-            children: [
-              {
-                path: 'dashboard',
-                ...lazyPage(
-                  async () => (await import('@/features/dashboard/routes/dashboard-page')).DashboardPage,
-                  'dashboard',
-                ),
-              },
-            ],
+            children: [{ path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard') }],
           },
         ],
       },
-      {
-        path: '*',
-        ...lazyPage(async () => (await import('@/app/routes/not-found-page')).NotFoundPage),
-      },
+      { path: '*', ...lazyPage(page.notFound) },
     ],
   },
 ]
