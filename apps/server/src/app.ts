@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import compress from '@fastify/compress'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
@@ -107,6 +108,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const accounts = createAccountsService(ctx)
 
   await registerSecurity(app, config)
+  // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] })
   await registerDocs(app, config.publicUrl)
   await app.register(authPlugin, { authenticate: accounts.authenticate })
 
@@ -126,7 +129,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     { prefix: '/api' },
   )
 
-  await registerSpa(app, opts.webDir === null ? undefined : (opts.webDir ?? defaultWebDir))
+  await registerSpa(app, opts.webDir === null ? undefined : (opts.webDir ?? defaultWebDir), {
+    contactEmail: config.contactEmail,
+    staging: config.staging,
+  })
   app.decorate('io', attachSocketServer(app, accounts.authenticate))
   return app
 }

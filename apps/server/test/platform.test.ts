@@ -14,10 +14,19 @@ beforeAll(async () => {
   await mkdir(path.join(webDir, 'assets'))
   await writeFile(
     path.join(webDir, 'index.html'),
-    '<!doctype html><title>Circles</title><div id="root"></div>',
+    '<!doctype html><html><head><title>Circles</title></head><body><div id="root"></div></body></html>',
   )
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)')
-  t = await createTestApp({ webDir })
+  for (const language of ['en', 'de']) {
+    await mkdir(path.join(webDir, 'prerender', language), { recursive: true })
+    for (const page of ['index', 'about']) {
+      await writeFile(
+        path.join(webDir, 'prerender', language, `${page}.html`),
+        `<!doctype html><html lang="${language}"><head><title>${page}</title></head><body>${language}:${page}</body></html>`,
+      )
+    }
+  }
+  t = await createTestApp({ webDir, env: { CONTACT_EMAIL: 'privacy@circles.test', STAGING: 'on' } })
 })
 afterAll(async () => {
   await t.close()
@@ -35,13 +44,39 @@ describe('health and readiness', () => {
 
 describe('serving the SPA', () => {
   it('serves index.html for deep links, uncached', async () => {
-    for (const url of ['/', '/reset-password?token=x', '/circles/123']) {
+    for (const url of ['/reset-password?token=x', '/circles/123', '/verify']) {
       const res = await t.app.inject(url)
       expect(res.statusCode).toBe(200)
       expect(res.headers['content-type']).toMatch(/text\/html/)
       expect(res.body).toContain('<div id="root">')
       expect(res.headers['cache-control']).toBe('no-cache')
     }
+  })
+
+  it('serves prerendered public pages in the language of the lang cookie, else of the browser', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers })
+    expect((await get('/')).body).toContain('en:index')
+    expect((await get('/', { 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' })).body).toContain('de:index')
+    expect((await get('/about', { cookie: 'x=1; lang=de', 'accept-language': 'en' })).body).toContain(
+      'de:about',
+    )
+    expect((await get('/about/', { cookie: 'lang=en', 'accept-language': 'de' })).body).toContain('en:about')
+    const res = await get('/about?utm=x')
+    expect(res.headers.vary).toBe('Cookie, Accept-Language')
+    expect(res.headers['cache-control']).toBe('no-cache')
+    // Not prerendered: the app shell.
+    expect((await get('/dashboard', { cookie: 'lang=de' })).body).toContain('<div id="root">')
+  })
+
+  it('puts the runtime config into every page it serves, and never serves HTML files raw', async () => {
+    for (const url of ['/', '/about', '/dashboard']) {
+      const html = (await t.app.inject(url)).body
+      expect(html).toContain(
+        '<meta name="circles-config" content="{&quot;contactEmail&quot;:&quot;privacy@circles.test&quot;,&quot;staging&quot;:true}">',
+      )
+    }
+    expect((await t.app.inject('/index.html')).statusCode).toBe(404)
+    expect((await t.app.inject('/prerender/de/about.html')).statusCode).toBe(404)
   })
 
   it('caches hashed assets for a year and 404s missing ones', async () => {
@@ -134,5 +169,16 @@ describe('socket.io', () => {
     const error = await new Promise<Error>((resolve) => anon.on('connect_error', resolve))
     expect(error.message).toBe('Unauthorized')
     anon.close()
+  })
+})
+
+describe('compression', () => {
+  it('compresses text answers for browsers that accept it', async () => {
+    const res = await t.app.inject({ url: '/api/docs/json', headers: { 'accept-encoding': 'br, gzip' } })
+    expect(res.headers['content-encoding']).toBe('br')
+    const gz = await t.app.inject({ url: '/circles/1', headers: { 'accept-encoding': 'gzip' } })
+    expect(gz.statusCode).toBe(200)
+    const plain = await t.app.inject({ url: '/api/docs/json' })
+    expect(plain.headers['content-encoding']).toBeUndefined()
   })
 })

@@ -1,23 +1,78 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
-import { MESSAGES } from '@circles/shared'
+import { LANGUAGES, type Language, MESSAGES } from '@circles/shared'
 import type { FastifyInstance } from 'fastify'
+import { pickRequestLanguage } from '../lib/languages'
 
 const apiNotFound = { message: MESSAGES.notFound, code: 'NOT_FOUND' }
 
+/** What the browser needs from the server's configuration; read by apps/web/src/lib/runtime-config.ts. */
+export interface RuntimeConfig {
+  contactEmail: string
+  staging: boolean
+}
+
+function escapeAttribute(value: string) {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+/** No inline script (CSP): the settings travel in a meta tag of every HTML page we serve. */
+export function injectRuntimeConfig(html: string, config: RuntimeConfig) {
+  const meta = `<meta name="circles-config" content="${escapeAttribute(JSON.stringify(config))}">`
+  return html.replace('</head>', `${meta}</head>`)
+}
+
+/** `/about/` and `/about` are one page; `/` stays `/`. */
+function normalisePath(pathname: string) {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
+}
+
 /**
- * Serves the built SPA: hashed assets cached for a year, HTML never cached, and any other GET that
- * asks for a page answered with index.html so deep links load the app. Unknown /api paths stay JSON.
+ * Prerendered public pages, built by apps/web/scripts/prerender.mjs as prerender/<lang>/<page>.html
+ * (`index.html` for `/`). Loaded once at start, with the runtime config already in them.
  */
-export async function registerSpa(app: FastifyInstance, webDir: string | undefined) {
+function loadPrerendered(webDir: string, config: RuntimeConfig) {
+  const pages = new Map<string, Record<Language, string>>()
+  const root = path.join(webDir, 'prerender')
+  if (!existsSync(root)) return pages
+  for (const language of LANGUAGES) {
+    const dir = path.join(root, language)
+    if (!existsSync(dir)) continue
+    for (const file of readdirSync(dir)) {
+      if (!file.endsWith('.html')) continue
+      const route = file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`
+      const entry = pages.get(route) ?? ({} as Record<Language, string>)
+      entry[language] = injectRuntimeConfig(readFileSync(path.join(dir, file), 'utf8'), config)
+      pages.set(route, entry)
+    }
+  }
+  return pages
+}
+
+/**
+ * Serves the built SPA: hashed assets cached for a year, HTML never cached. Public pages come
+ * prerendered in the visitor's language; any other page GET gets index.html so deep links load the
+ * app. Unknown /api paths stay JSON.
+ */
+export async function registerSpa(app: FastifyInstance, webDir: string | undefined, config: RuntimeConfig) {
   const indexFile = webDir ? path.join(webDir, 'index.html') : undefined
-  const indexHtml = indexFile && existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined
+  const indexHtml =
+    indexFile && existsSync(indexFile)
+      ? injectRuntimeConfig(readFileSync(indexFile, 'utf8'), config)
+      : undefined
+  const prerendered = webDir && indexHtml ? loadPrerendered(webDir, config) : new Map()
+
   if (webDir && indexHtml) {
     await app.register(fastifyStatic, {
       root: webDir,
       prefix: '/',
       wildcard: true,
+      // Only files come from disk. Pages (no extension) and HTML go through the handler below, which
+      // picks the language and adds the runtime config.
+      index: false,
+      allowedPath: (pathname) =>
+        path.extname(pathname) !== '' && !pathname.endsWith('.html') && !pathname.startsWith('/prerender/'),
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`)
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
@@ -28,7 +83,7 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '/'
+    const pathname = normalisePath(request.url.split('?')[0] ?? '/')
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !pathname.startsWith('/api/') &&
@@ -37,6 +92,10 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       // A missing /assets/x.js is a 404, not a page.
       !path.extname(pathname)
     if (!wantsPage || !indexHtml) return reply.status(404).send(apiNotFound)
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8')
+    const page = prerendered.get(pathname)
+    if (!page) return reply.send(indexHtml)
+    const language = pickRequestLanguage(request.headers.cookie, request.headers['accept-language'])
+    return reply.header('vary', 'Cookie, Accept-Language').send(page[language] ?? page.en ?? indexHtml)
   })
 }
