@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`
 const CONTENT_SECURITY_POLICY = [
@@ -13,9 +14,91 @@ const CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
 ].join('; ')
 
+/** Light-mode page colour (app/styles.css --c-bg): the splash screen and the installed app's title bar. */
+const BACKGROUND = '#f7f9fb'
+
+/**
+ * The offline answer for pages not visited before. The server sends index.html, with the runtime
+ * config in it, for any path that is not a file or a prerendered page; it does not serve /index.html.
+ */
+const APP_SHELL = 'app-shell'
+
+/**
+ * The installable app (spec 000 §1): manifest, and a service worker that precaches the built assets.
+ * Pages are fetched network first, because the server puts the runtime config and the visitor's
+ * language into every HTML answer (a cached index.html would have neither); offline, the last copy of a
+ * page or else the precached app shell answers. /api and /socket.io never go through a cache.
+ */
+const pwa = VitePWA({
+  registerType: 'autoUpdate',
+  // A small external /registerSW.js (CSP: script-src 'self', no inline script); it registers on load.
+  injectRegister: 'script-defer',
+  includeAssets: ['icons/apple-touch-icon.png'],
+  manifest: {
+    id: '/',
+    name: 'Circles',
+    short_name: 'Circles',
+    description: 'Hand things over within trusted groups, with every handover confirmed and recorded.',
+    lang: 'en',
+    dir: 'ltr',
+    start_url: '/dashboard',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'any',
+    background_color: BACKGROUND,
+    theme_color: BACKGROUND,
+    categories: ['productivity', 'lifestyle', 'utilities'],
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    // Only latin subsets of the font: English and German need no others. No HTML: see APP_SHELL.
+    globPatterns: ['**/*.{js,css,svg,woff2}'],
+    // index.html as the server sends it (with the runtime config), revisioned by the built file's hash.
+    templatedURLs: { [APP_SHELL]: ['index.html'] },
+    globIgnores: ['**/inter-{cyrillic,greek,vietnamese}*', 'prerender/**', '.vite/**', 'registerSW.js'],
+    cleanupOutdatedCaches: true,
+    skipWaiting: true,
+    clientsClaim: true,
+    // Navigations are handled by the NetworkFirst route below instead.
+    navigateFallback: null,
+    runtimeCaching: [
+      {
+        urlPattern: ({ request, url }) =>
+          request.mode === 'navigate' &&
+          !url.pathname.startsWith('/api/') &&
+          url.pathname !== '/api' &&
+          !url.pathname.startsWith('/socket.io'),
+        handler: 'NetworkFirst',
+        options: {
+          cacheName: 'circles-pages',
+          networkTimeoutSeconds: 4,
+          expiration: { maxEntries: 24 },
+          cacheableResponse: { statuses: [200] },
+          precacheFallback: { fallbackURL: APP_SHELL },
+        },
+      },
+      {
+        // Hashed files outside the precache (the landing page's own script, built after this step).
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+        handler: 'CacheFirst',
+        options: {
+          cacheName: 'circles-assets',
+          expiration: { maxEntries: 64, maxAgeSeconds: 60 * 60 * 24 * 30 },
+          cacheableResponse: { statuses: [200] },
+        },
+      },
+    ],
+  },
+})
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), pwa],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     // Hashed file names under dist/assets: the server can cache them forever and revalidate index.html only.

@@ -22,7 +22,7 @@ beforeAll(async () => {
     for (const page of ['index', 'about']) {
       await writeFile(
         path.join(webDir, 'prerender', language, `${page}.html`),
-        `<!doctype html><html lang="${language}"><head><title>${page}</title></head><body>${language}:${page}</body></html>`,
+        `<!doctype html><html lang="${language}"><head><title>${page}</title></head><body>${language}:${page} <a href="mailto:__CIRCLES_CONTACT_EMAIL__">__CIRCLES_CONTACT_EMAIL__</a></body></html>`,
       )
     }
   }
@@ -75,6 +75,9 @@ describe('serving the SPA', () => {
         '<meta name="circles-config" content="{&quot;contactEmail&quot;:&quot;privacy@circles.test&quot;,&quot;staging&quot;:true}">',
       )
     }
+    expect((await t.app.inject('/about')).body).toContain(
+      '<a href="mailto:privacy@circles.test">privacy@circles.test</a>',
+    )
     expect((await t.app.inject('/index.html')).statusCode).toBe(404)
     expect((await t.app.inject('/prerender/de/about.html')).statusCode).toBe(404)
   })

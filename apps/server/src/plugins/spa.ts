@@ -7,6 +7,9 @@ import { pickRequestLanguage } from '../lib/languages'
 
 const apiNotFound = { message: MESSAGES.notFound, code: 'NOT_FOUND' }
 
+/** Written by apps/web/scripts/prerender.mjs where a static page shows the contact address. */
+const CONTACT_EMAIL_PLACEHOLDER = '__CIRCLES_CONTACT_EMAIL__'
+
 /** What the browser needs from the server's configuration; read by apps/web/src/lib/runtime-config.ts. */
 export interface RuntimeConfig {
   contactEmail: string
@@ -43,7 +46,10 @@ function loadPrerendered(webDir: string, config: RuntimeConfig) {
       if (!file.endsWith('.html')) continue
       const route = file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`
       const entry = pages.get(route) ?? ({} as Record<Language, string>)
-      entry[language] = injectRuntimeConfig(readFileSync(path.join(dir, file), 'utf8'), config)
+      const html = readFileSync(path.join(dir, file), 'utf8')
+        // Static pages (no React to read the meta tag) carry a placeholder for the contact address.
+        .replaceAll(CONTACT_EMAIL_PLACEHOLDER, escapeAttribute(config.contactEmail))
+      entry[language] = injectRuntimeConfig(html, config)
       pages.set(route, entry)
     }
   }

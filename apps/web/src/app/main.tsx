@@ -1,21 +1,61 @@
 import '@/app/styles.css'
+import { LANGUAGES, type Language } from '@circles/shared'
 import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { createRoot, hydrateRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
 import { AppProviders } from '@/app/providers'
 import { router } from '@/app/router'
-import { initI18n } from '@/lib/i18n'
+import { startShellServices } from '@/app/shell-services'
+import { initI18n, pickLanguage } from '@/lib/i18n'
+import { initPwaInstall } from '@/lib/pwa-install'
+import { storedLanguage } from '@/lib/session'
+
+// Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
+initPwaInstall()
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
 
+/** Public pages arrive prerendered (docs/decisions/0007); the rest start from an empty root. */
+const prerendered = container.firstElementChild !== null
+
+/** The language the server rendered the page in (its <html lang>), for a hydration that matches. */
+function renderedLanguage(): Language | undefined {
+  const lang = document.documentElement.lang.toLowerCase().split('-')[0] ?? ''
+  return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : undefined
+}
+
+/** The router resolves the current route's code and strings (lazy routes) before it can render it. */
+function routeResolved(): Promise<void> {
+  if (router.state.initialized) return Promise.resolve()
+  return new Promise((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return
+      unsubscribe()
+      resolve()
+    })
+  })
+}
+
+const app = (
+  <StrictMode>
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>
+)
+
 // Render only once the first language's strings are here, so no raw key ever flashes.
-void initI18n().then(() => {
-  createRoot(container).render(
-    <StrictMode>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
-  )
+void initI18n(prerendered ? renderedLanguage() : undefined).then(async (i18n) => {
+  if (prerendered) {
+    await routeResolved()
+    hydrateRoot(container, app)
+    // The server chose by cookie and Accept-Language; should the browser's own rule say otherwise
+    // (spec 000 §4), follow it now that the markup is ours.
+    const preferred = pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
+    if (preferred !== i18n.language) void i18n.changeLanguage(preferred)
+  } else {
+    createRoot(container).render(app)
+  }
+  startShellServices(i18n)
 })

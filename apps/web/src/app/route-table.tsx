@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react'
 import type { RouteObject } from 'react-router'
 import { PageLoader } from '@/components/page-loader'
-import { AppLayout } from '@/app/layouts/app-layout'
 import { RootLayout } from '@/app/layouts/root-layout'
 import { RedirectIfAuthenticated, RequireAuth } from '@/app/routes/guards'
 import { RouteError } from '@/app/routes/route-error'
@@ -66,12 +65,7 @@ export const routes: RouteObject[] = [
       { path: 'resend-verification', ...lazyPage(page.resendVerification, 'auth') },
       {
         Component: RequireAuth,
-        children: [
-          {
-            Component: AppLayout,
-            children: [{ path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard') }],
-          },
-        ],
+        children: [{ path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard') }],
       },
       { path: '*', ...lazyPage(page.notFound) },
     ],

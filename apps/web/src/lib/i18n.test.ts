@@ -1,6 +1,13 @@
 import { MESSAGES } from '@circles/shared'
 import { describe, expect, it } from 'vitest'
-import { initI18n, isRtl, pickLanguage, setLanguage } from '@/lib/i18n'
+import {
+  applyDocumentLanguage,
+  initI18n,
+  isRtl,
+  pickLanguage,
+  setLanguage,
+  writeLanguageCookie,
+} from '@/lib/i18n'
 
 type Tree = { [key: string]: string | Tree }
 const localeFiles = import.meta.glob<Tree>('../locales/*/*.json', { eager: true, import: 'default' })
@@ -83,5 +90,43 @@ describe('initI18n', () => {
     expect(localStorage.getItem('language')).toBe('en')
     expect(document.documentElement.lang).toBe('en')
     expect(i18n.t('notFound.message')).toBe("The page you're looking for doesn't exist.")
+  })
+})
+
+describe('document language and the lang cookie', () => {
+  function langCookie(): string | undefined {
+    return document.cookie
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('lang='))
+      ?.slice('lang='.length)
+  }
+
+  it('sets dir from the UI language: an Arabic browser gets English, left to right', () => {
+    const uiLanguage = pickLanguage(null, ['ar-EG', 'fr'])
+    expect(uiLanguage).toBe('en')
+    applyDocumentLanguage(uiLanguage)
+    expect(document.documentElement.lang).toBe('en')
+    expect(document.documentElement.dir).toBe('ltr')
+    applyDocumentLanguage('ar')
+    expect(document.documentElement.dir).toBe('rtl')
+    applyDocumentLanguage('de')
+    expect(document.documentElement.dir).toBe('ltr')
+  })
+
+  it('mirrors the stored choice into the lang cookie the server reads', async () => {
+    await initI18n('en')
+    await setLanguage('de')
+    expect(langCookie()).toBe('de')
+    expect(localStorage.getItem('language')).toBe('de')
+    await setLanguage('en')
+    expect(langCookie()).toBe('en')
+  })
+
+  it('removes the cookie when there is no stored choice', () => {
+    writeLanguageCookie('de')
+    expect(langCookie()).toBe('de')
+    writeLanguageCookie(null)
+    expect(langCookie()).toBeUndefined()
   })
 })

@@ -57,10 +57,31 @@ const lazyLocales: BackendModule = {
   },
 }
 
-function applyDocumentLanguage(language: string): void {
+/**
+ * `lang` and `dir` follow the language the UI is shown in, not the browser's: a visitor whose browser
+ * asks for Arabic reads the English fallback, which must run left to right.
+ */
+export function applyDocumentLanguage(language: string): void {
   if (typeof document === 'undefined') return
   document.documentElement.lang = language
   document.documentElement.dir = isRtl(language) ? 'rtl' : 'ltr'
+}
+
+export const LANGUAGE_COOKIE = 'lang'
+const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 365
+
+/**
+ * Mirrors the stored language choice into a cookie, which the server reads to send prerendered pages
+ * in that language before any script runs. Without a stored choice the cookie goes too: the server then
+ * follows Accept-Language, as pickLanguage follows navigator.languages, and both land on the same page.
+ */
+export function writeLanguageCookie(language: Language | null): void {
+  if (typeof document === 'undefined') return
+  const secure = location.protocol === 'https:' ? '; Secure' : ''
+  const lifetime = language
+    ? `Max-Age=${LANGUAGE_COOKIE_MAX_AGE_SECONDS}`
+    : 'Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT'
+  document.cookie = `${LANGUAGE_COOKIE}=${language ?? ''}; Path=/; ${lifetime}; SameSite=Lax${secure}`
 }
 
 let initialised: Promise<typeof i18n> | null = null
@@ -84,6 +105,8 @@ export function initI18n(language?: Language): Promise<typeof i18n> {
         react: { useSuspense: true },
       })
     applyDocumentLanguage(i18n.language)
+    // Also brings browsers that chose a language before the cookie existed in line.
+    writeLanguageCookie(storedLanguage.get())
     return i18n
   })()
   return initialised
@@ -92,6 +115,7 @@ export function initI18n(language?: Language): Promise<typeof i18n> {
 /** Switches language and remembers the choice, so it wins over the browser's next time. */
 export async function setLanguage(language: Language): Promise<void> {
   storedLanguage.set(language)
+  writeLanguageCookie(language)
   await i18n.changeLanguage(language)
 }
 

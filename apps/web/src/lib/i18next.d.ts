@@ -1,17 +1,23 @@
+import type auth from '@/locales/en/auth.json'
 import type common from '@/locales/en/common.json'
+import type contact from '@/locales/en/contact.json'
 import type dashboard from '@/locales/en/dashboard.json'
 import type errors from '@/locales/en/errors.json'
 import type landing from '@/locales/en/landing.json'
+import type pages from '@/locales/en/pages.json'
 
 // English is the reference: a key missing there is a type error in every t() call.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common'
     resources: {
+      auth: typeof auth
       common: typeof common
+      contact: typeof contact
       dashboard: typeof dashboard
       errors: typeof errors
       landing: typeof landing
+      pages: typeof pages
     }
   }
 }

@@ -1,11 +1,35 @@
-import { Suspense } from 'react'
+import { Suspense, useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Outlet, ScrollRestoration } from 'react-router'
+import { Outlet, ScrollRestoration, useLocation } from 'react-router'
+import { shellChrome } from '@/lib/shell-rules'
+import { AppFooter } from '@/components/app-footer'
+import { AppHeader } from '@/components/app-header'
+import { InstallBanner } from '@/components/install-banner'
 import { PageLoader } from '@/components/page-loader'
+import { StagingBanner } from '@/components/staging-banner'
+import { trackPageView } from '@/lib/analytics'
+import { trackBannersHeight } from '@/lib/banner-offset'
+import { useFooterVisible } from '@/lib/footer-preference'
 
-/** Every page: skip link, scroll to top on navigation (spec 000 §2), a fallback while a page suspends. */
+/** A page view per route change; analytics forwards it only with consent (spec 000 §4). */
+function usePageViews(pathname: string): void {
+  useEffect(() => trackPageView(pathname), [pathname])
+}
+
+/**
+ * Every page: skip link, scroll to top on navigation (spec 000 §2), the staging and install banners at
+ * the top, and the app header and footer where lib/shell-rules.ts says.
+ * Safe to prerender: nothing here reads the browser while rendering, and the first render is a
+ * visitor's with the banners hidden.
+ */
 export function RootLayout() {
   const { t } = useTranslation()
+  const { pathname } = useLocation()
+  const chrome = shellChrome(pathname, useFooterVisible())
+  usePageViews(pathname)
+  const banners = useRef<HTMLDivElement>(null)
+  useEffect(() => (banners.current ? trackBannersHeight(banners.current) : undefined), [])
+
   return (
     <>
       <a
@@ -15,9 +39,26 @@ export function RootLayout() {
         {t('skipToContent')}
       </a>
       <ScrollRestoration />
-      <Suspense fallback={<PageLoader />}>
-        <Outlet />
-      </Suspense>
+      <div className="flex min-h-dvh flex-col">
+        {/*
+          The banners and the app header stick together, so neither ever covers the other. Pages with a
+          sticky header of their own place it at top-(--app-banners-height) (lib/banner-offset.ts).
+        */}
+        <div className="sticky top-0 z-30">
+          <div ref={banners} data-shell-banners="">
+            <StagingBanner />
+            <InstallBanner />
+          </div>
+          {chrome.header ? <AppHeader /> : null}
+        </div>
+        {/* Each page renders its own <main id="main-content">. */}
+        <div className="flex flex-1 flex-col">
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </div>
+        {chrome.footer ? <AppFooter /> : null}
+      </div>
     </>
   )
 }

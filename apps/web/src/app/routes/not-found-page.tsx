@@ -2,7 +2,6 @@ import { ArrowLeft } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { buttonClasses } from '@/components/ui/button'
-import { Logo } from '@/components/ui/logo'
 import { useDocumentTitle } from '@/lib/use-document-title'
 
 /** The logo's two circles drifted apart: one is missing, like the page. */
@@ -30,33 +29,26 @@ function LostCircles() {
   )
 }
 
-/** Any unknown path (spec 000 §2). */
+/** Any unknown path (spec 000 §2), inside the app header and footer. */
 export function NotFoundPage() {
   const { t } = useTranslation()
   useDocumentTitle(`${t('notFound.title')} · Circles`)
 
   return (
-    <div className="flex min-h-dvh flex-col">
-      <header className="mx-auto flex w-full max-w-6xl items-center px-4 py-4 sm:px-6">
-        <Link to="/" aria-label={t('nav.home')} className="rounded-md">
-          <Logo />
-        </Link>
-      </header>
-      <main id="main-content" className="flex flex-1 items-center justify-center px-6 pb-24">
-        <div className="flex max-w-md flex-col items-center gap-4 text-center">
-          <LostCircles />
-          <p className="font-mono text-xs text-fg-subtle">{t('notFound.code')}</p>
-          <div className="mb-2 flex flex-col gap-3">
-            <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{t('notFound.title')}</h1>
-            <p className="text-base text-balance text-fg">{t('notFound.message')}</p>
-            <p className="text-sm text-fg-muted">{t('notFound.hint')}</p>
-          </div>
-          <Link to="/" className={buttonClasses({ variant: 'primary', size: 'lg' })}>
-            <ArrowLeft aria-hidden="true" />
-            {t('actions.backHome')}
-          </Link>
+    <main id="main-content" className="flex flex-1 items-center justify-center px-6 py-16 sm:py-24">
+      <div className="flex max-w-md flex-col items-center gap-4 text-center">
+        <LostCircles />
+        <p className="font-mono text-xs text-fg-subtle">{t('notFound.code')}</p>
+        <div className="mb-2 flex flex-col gap-3">
+          <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{t('notFound.title')}</h1>
+          <p className="text-base text-balance text-fg">{t('notFound.message')}</p>
+          <p className="text-sm text-fg-muted">{t('notFound.hint')}</p>
         </div>
-      </main>
-    </div>
+        <Link to="/" className={buttonClasses({ variant: 'primary', size: 'lg' })}>
+          <ArrowLeft aria-hidden="true" className="rtl:rotate-180" />
+          {t('actions.backHome')}
+        </Link>
+      </div>
+    </main>
   )
 }

@@ -1,4 +1,4 @@
-import { ArrowRight, Drill, type LucideIcon, PackageCheck, Send, ShieldCheck } from 'lucide-react'
+import { ArrowRight, BellRing, Drill, type LucideIcon, PackageCheck, Send, ShieldCheck } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 
@@ -49,9 +49,22 @@ export function HandoverPreview() {
       {/* A soft glow in the accent colour; decoration only. */}
       <div
         aria-hidden="true"
-        className="absolute -inset-4 -z-10 sm:-inset-8 rounded-full bg-accent-soft opacity-70 blur-3xl"
+        className="absolute -inset-4 -z-10 rounded-full bg-accent-soft opacity-70 blur-3xl sm:-inset-8"
       />
-      <figure className="rounded-xl border border-border bg-surface p-5 shadow-md sm:p-6">
+      {/* The notification Anna gets a moment later; decoration beside the card. */}
+      <div
+        aria-hidden="true"
+        className="absolute -bottom-6 start-3 z-10 flex items-center gap-2.5 rounded-lg border border-border bg-surface py-2 ps-2 pe-3 shadow-md sm:-start-8"
+      >
+        <span className="inline-flex size-7 items-center justify-center rounded-full bg-success-soft text-success">
+          <BellRing className="size-3.5" />
+        </span>
+        <span className="flex flex-col">
+          <span className="text-xs font-medium text-fg">{t('preview.notification')}</span>
+          <span className="text-xs text-fg-subtle">{t('preview.notificationTime')}</span>
+        </span>
+      </div>
+      <figure className="rounded-xl border border-border bg-surface p-5 pb-9 shadow-md sm:p-6 sm:pb-10">
         <figcaption className="sr-only">{t('preview.label')}</figcaption>
         <div className="flex items-start gap-3 sm:gap-4">
           <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg bg-accent-soft text-accent-text sm:size-12">

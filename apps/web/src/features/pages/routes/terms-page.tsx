@@ -1,8 +1,6 @@
-/** Placeholder until the page is built (issue 3). */
+import { LegalPage } from '../components/legal-page'
+
+/** /terms (spec 000 §2). */
 export function TermsPage() {
-  return (
-    <main id="main-content" className="mx-auto max-w-2xl px-4 py-16">
-      <h1 className="text-2xl font-semibold">Terms</h1>
-    </main>
-  )
+  return <LegalPage document="terms" />
 }

@@ -1,0 +1,109 @@
+// Runs after `vite build`: renders the public pages (entry-server.tsx) in English and German into
+// dist/prerender/<lang>/<page>.html, which the server sends in the visitor's language. The pages without
+// forms ship without React: a small script (src/static-page-entry.ts) instead of the app. Every page gets
+// its CSS inline and its font preloaded, so nothing blocks the first paint.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { build } from 'vite'
+
+const webRoot = fileURLToPath(new URL('..', import.meta.url))
+const dist = path.join(webRoot, 'dist')
+const ssrOut = path.join(webRoot, 'node_modules/.prerender')
+const LANGUAGES = ['en', 'de']
+/** Pages with nothing for React to do: static HTML plus the small script. */
+const STATIC_PAGES = new Set(['/', '/about', '/privacy', '/terms'])
+/** What the prerender shows as contact address; the server puts CONTACT_EMAIL in its place on static pages. */
+const DEFAULT_CONTACT_EMAIL = 'hello@circles.example'
+const CONTACT_EMAIL_PLACEHOLDER = '__CIRCLES_CONTACT_EMAIL__'
+const DESCRIPTIONS = {
+  en: 'Circles helps friends, families and teams lend and hand over physical things within trusted groups, with every handover confirmed and recorded in a tamper-evident ledger.',
+  de: 'Mit Circles verleihen und übergeben Freunde, Familien und Teams Dinge in Gruppen, denen sie vertrauen – jede Übergabe bestätigt und fälschungssicher festgehalten.',
+}
+
+const shared = {
+  root: webRoot,
+  configFile: false,
+  logLevel: 'warn',
+  resolve: { alias: { '@': path.join(webRoot, 'src') } },
+}
+
+// 1. The server renderer, bundled for Node.
+await build({
+  ...shared,
+  plugins: [react()],
+  build: { ssr: 'src/entry-server.tsx', outDir: ssrOut, emptyOutDir: true, minify: false },
+  ssr: { noExternal: ['@circles/shared'] },
+})
+
+// 2. The static pages' own script, hashed beside the app's assets.
+await build({
+  ...shared,
+  build: {
+    outDir: dist,
+    emptyOutDir: false,
+    copyPublicDir: false,
+    manifest: '.vite/static-page-manifest.json',
+    rolldownOptions: { input: { 'static-page': path.join(webRoot, 'src/static-page-entry.ts') } },
+  },
+})
+const manifest = JSON.parse(await readFile(path.join(dist, '.vite/static-page-manifest.json'), 'utf8'))
+const staticEntry = manifest['src/static-page-entry.ts']
+const staticTags = `<script type="module" crossorigin src="/${staticEntry.file}"></script>`
+
+// 3. Every public page in every language.
+const { render, PRERENDERED_PATHS } = await import(pathToFileURL(path.join(ssrOut, 'entry-server.js')).href)
+const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
+
+// The stylesheet goes inline (one round trip less before the first paint) and the Latin Inter font is
+// preloaded, so it is usually there before text paints (font-display: optional, no layout shift).
+const cssHref = indexHtml.match(/<link rel="stylesheet"[^>]*href="(\/assets\/index-[^"]+\.css)"[^>]*>/)?.[1]
+if (!cssHref) throw new Error('no stylesheet in dist/index.html')
+const css = await readFile(path.join(dist, cssHref), 'utf8')
+const fontHref = css.match(/\/assets\/inter-latin-wght-normal-[^)"']+\.woff2/)?.[0]
+if (!fontHref) throw new Error('no Inter font in the stylesheet')
+const fontPreload = `<link rel="preload" href="${fontHref}" as="font" type="font/woff2" crossorigin>`
+// Pages that are not prerendered load the app shell: preload the font there as well.
+await writeFile(path.join(dist, 'index.html'), indexHtml.replace('</head>', `    ${fontPreload}\n  </head>`))
+const template = indexHtml
+  .replace(/\s*<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"[^>]*>/, '')
+  .replace('</head>', `    ${fontPreload}\n    <style>${css}</style>\n  </head>`)
+
+function escapeHtml(value) {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
+
+function page(template, { html, title, language, isStatic }) {
+  let out = template
+    .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(/(<meta\s+name="description"\s+content=")[^"]*(")/, `$1${escapeHtml(DESCRIPTIONS[language])}$2`)
+    .replace('<div id="root"></div>', `<div id="root">${html}</div>`)
+  if (isStatic) {
+    // No React here: drop the app's entry and preloads, add the small script.
+    out = out
+      .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
+      .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+      .replace('</head>', `    ${staticTags}\n  </head>`)
+      .replaceAll(DEFAULT_CONTACT_EMAIL, CONTACT_EMAIL_PLACEHOLDER)
+  }
+  return out
+}
+
+await rm(path.join(dist, 'prerender'), { recursive: true, force: true })
+for (const language of LANGUAGES) {
+  await mkdir(path.join(dist, 'prerender', language), { recursive: true })
+  for (const route of PRERENDERED_PATHS) {
+    const { html, title } = await render(route, language)
+    const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`
+    const out = page(template, {
+      html,
+      title: title || 'Circles',
+      language,
+      isStatic: STATIC_PAGES.has(route),
+    })
+    await writeFile(path.join(dist, 'prerender', language, file), out)
+  }
+}
+console.log(`prerendered ${PRERENDERED_PATHS.length} pages in ${LANGUAGES.join(', ')}`)

@@ -1,0 +1,36 @@
+import { useEffect, useMemo, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { mountInstallBanner, type InstallBannerStrings } from '@/lib/install-banner'
+
+export function useInstallBannerStrings(): InstallBannerStrings {
+  const { t } = useTranslation()
+  return useMemo(
+    () => ({
+      title: t('install.title'),
+      promptBody: t('install.promptBody'),
+      install: t('install.install'),
+      dismiss: t('install.dismiss'),
+      iosBody: t('install.iosBody'),
+      iosSteps: [t('install.iosSteps.share'), t('install.iosSteps.add'), t('install.iosSteps.confirm')],
+      manualBody: t('install.manualBody'),
+    }),
+    [t],
+  )
+}
+
+/**
+ * The install banner (lib/install-banner.ts) in the React app. It renders an empty box on the server
+ * and in the first client render, and fills it from an effect, so prerendered pages hydrate cleanly.
+ */
+export function InstallBanner() {
+  const strings = useInstallBannerStrings()
+  const container = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    if (!container.current) return
+    const banner = mountInstallBanner(container.current, strings)
+    return () => banner.destroy()
+  }, [strings])
+
+  return <div ref={container} data-install-banner-host="" />
+}

@@ -1,0 +1,43 @@
+import { LANGUAGES, type Language } from '@circles/shared'
+import { cn } from '@/lib/class-names'
+import type { ChromeLabels } from './chrome-labels'
+
+interface LanguageButtonsProps {
+  current: string
+  labels: Pick<ChromeLabels, 'language' | 'languages'>
+  /** Omit on the static landing page: its script handles `data-set-language` clicks. */
+  onSelect?: (language: Language) => void
+  className?: string
+}
+
+/** EN / DE segmented control for the public pages. */
+export function LanguageButtons({ current, labels, onSelect, className }: LanguageButtonsProps) {
+  return (
+    <div
+      role="group"
+      aria-label={labels.language}
+      className={cn('inline-flex rounded-md border border-border bg-surface p-0.5 shadow-xs', className)}
+    >
+      {LANGUAGES.map((language) => {
+        const active = current === language
+        return (
+          <button
+            key={language}
+            type="button"
+            lang={language}
+            title={labels.languages[language]}
+            aria-pressed={active}
+            data-set-language={language}
+            onClick={onSelect ? () => onSelect(language) : undefined}
+            className={cn(
+              'h-8 min-w-10 rounded-sm px-2 text-xs font-semibold tracking-wide uppercase transition-colors duration-150',
+              active ? 'bg-accent-soft text-accent-text' : 'text-fg-muted hover:bg-surface-2 hover:text-fg',
+            )}
+          >
+            {language}
+          </button>
+        )
+      })}
+    </div>
+  )
+}

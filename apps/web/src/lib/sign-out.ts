@@ -1,0 +1,21 @@
+import { logout } from '@/lib/session'
+
+let leaving = false
+
+/**
+ * True from a deliberate logout until the next page loads: protected routes then render nothing
+ * instead of sending the user to /login?returnUrl=… for the moment before the browser leaves.
+ */
+export function isLeavingAfterLogout(): boolean {
+  return leaving
+}
+
+/**
+ * The logout button: ends the session (after LIMITS.logoutDelayMs, spec 000 §4) and loads the landing
+ * page as a new document, which is static HTML and keeps nothing of the previous user in memory.
+ */
+export async function signOutAndLeave(to = '/'): Promise<void> {
+  leaving = true
+  await logout()
+  window.location.assign(to)
+}

@@ -1,0 +1,16 @@
+/**
+ * The only script of the static public pages (/, /about, /privacy, /terms). The pages themselves are
+ * prerendered HTML; this adds their behaviour without React, so they paint at once and download a few
+ * KB instead of the app (docs/decisions/0007-prerendered-public-pages.md).
+ */
+import { enhanceLanding } from '@/features/landing/enhance'
+import { getSession } from '@/lib/session'
+import { startStaticPageShell } from '@/lib/static-page-shell'
+
+// Spec 000 §2: a signed-in visitor of the landing page goes straight to the dashboard.
+if (location.pathname === '/' && getSession().token) {
+  window.location.replace('/dashboard')
+} else {
+  enhanceLanding()
+  void startStaticPageShell()
+}
