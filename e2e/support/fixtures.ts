@@ -36,13 +36,42 @@ export function clientIpFor(testId: string): string {
   return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${(hash & 254) + 1}`
 }
 
-export const test = base.extend<{ axe: Axe }>({
+/**
+ * The cookie a decided visitor has (necessary only), as vanilla-cookieconsent writes it. Tests that are
+ * not about consent start with it, so the dialog (a modal that takes focus) never races with them.
+ */
+function decidedConsentCookie(baseURL: string) {
+  const now = new Date().toISOString()
+  const value = {
+    categories: ['necessary'],
+    revision: 0,
+    data: null,
+    consentTimestamp: now,
+    consentId: '00000000-0000-4000-8000-000000000000',
+    services: { necessary: [], analytics: [] },
+    languageCode: 'en',
+    lastConsentTimestamp: now,
+    expirationTime: Date.now() + 182 * 24 * 3600 * 1000,
+  }
+  return {
+    name: 'cc_cookie',
+    value: encodeURIComponent(JSON.stringify(value)),
+    url: baseURL,
+    sameSite: 'Lax' as const,
+  }
+}
+
+export const test = base.extend<{ axe: Axe; consentDecided: boolean }>({
+  /** Set `test.use({ consentDecided: false })` where the first-visit consent dialog is the subject. */
+  consentDecided: [true, { option: true }],
+
   extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
     await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientIpFor(testInfo.testId) })
   },
 
-  context: async ({ context }, use) => {
+  context: async ({ context, consentDecided, baseURL }, use) => {
     await context.addInitScript(markNotAutomated)
+    if (consentDecided && baseURL) await context.addCookies([decidedConsentCookie(baseURL)])
     await use(context)
   },
 

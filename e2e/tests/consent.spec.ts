@@ -27,6 +27,9 @@ async function consentRecord(page: Page): Promise<ConsentRecord | null> {
   })
 }
 
+// The first-visit dialog is the subject here: start undecided.
+test.use({ consentDecided: false })
+
 test.describe('in English', () => {
   test('the dialog asks on the first visit; reject keeps analytics off for 182 days', async ({
     page,

@@ -1,6 +1,6 @@
 // The installable app (spec 000 §1, §2, §4): manifest and icons, the service worker, the install
 // banner (synthetic beforeinstallprompt, dismissal, iOS Safari steps) and the staging banner.
-import type { BrowserContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expect, screenshot, test } from '../support/fixtures'
 
 const IPHONE_SAFARI =
@@ -19,25 +19,6 @@ interface Manifest {
 }
 
 const installBanner = (page: Page) => page.locator('[data-install-banner]')
-
-/** A consent choice already made, so the consent dialog stays out of these screens. */
-async function skipConsent(context: BrowserContext, baseURL: string): Promise<void> {
-  const now = new Date().toISOString()
-  const value = {
-    categories: ['necessary'],
-    revision: 0,
-    data: null,
-    consentTimestamp: now,
-    consentId: '00000000-0000-4000-8000-000000000001',
-    services: { necessary: [], analytics: [] },
-    languageCode: 'en',
-    lastConsentTimestamp: now,
-    expirationTime: Date.now() + 182 * 24 * 60 * 60 * 1000,
-  }
-  await context.addCookies([
-    { name: 'cc_cookie', value: encodeURIComponent(JSON.stringify(value)), url: baseURL },
-  ])
-}
 
 /** What Chrome fires when the app is installable; prompt() records that it was called. */
 async function offerInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'accepted'): Promise<void> {
@@ -58,10 +39,6 @@ async function offerInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'acc
 async function appReady(page: Page): Promise<void> {
   await expect(page.locator('main').first()).toBeVisible()
 }
-
-test.beforeEach(async ({ context, baseURL }) => {
-  await skipConsent(context, baseURL!)
-})
 
 test.describe('manifest and service worker', () => {
   test('the manifest is linked, complete and its icons exist', async ({ page, request }) => {

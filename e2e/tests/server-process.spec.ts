@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -69,17 +70,29 @@ test.describe('the server process', () => {
   test('finishes requests in flight when told to stop', async () => {
     const server = await startServer({ repoRoot, smtpUrl: '', logFile })
     try {
-      // Logins take a while (argon2id), so these are still running when SIGTERM arrives.
-      const inFlight = Array.from({ length: 6 }, () =>
-        post(server.baseURL, '/api/users/login', {
-          email: 'nobody@example.com',
-          password: 'whatever password',
-        }),
-      )
-      await new Promise((r) => setTimeout(r, 30))
+      // Each request sends its headers and half its body, so it is in flight before SIGTERM arrives;
+      // the rest of the body follows the signal. All must be answered, then the process exits 0.
+      const body = JSON.stringify({ email: 'nobody@example.com', password: 'whatever password' })
+      const requests = Array.from({ length: 4 }, () => {
+        const req = httpRequest(`${server.baseURL}/api/users/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        })
+        const answered = new Promise<number>((resolve, reject) => {
+          req.on('response', (res) => {
+            res.resume()
+            res.on('end', () => resolve(res.statusCode ?? 0))
+          })
+          req.on('error', reject)
+        })
+        req.write(body.slice(0, 10))
+        return { req, answered }
+      })
+      await new Promise((r) => setTimeout(r, 300))
       process.kill(server.pid, 'SIGTERM')
-      const answers = await Promise.all(inFlight)
-      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(401))
+      await new Promise((r) => setTimeout(r, 100))
+      for (const { req } of requests) req.end(body.slice(10))
+      expect(await Promise.all(requests.map((r) => r.answered))).toEqual([401, 401, 401, 401])
       await expect.poll(() => server.exitCode()).toBe(0)
     } finally {
       await server.stop()

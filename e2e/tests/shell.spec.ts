@@ -1,6 +1,6 @@
 // The app shell (spec 000 §2, §4, §8): which pages get the app header and footer, the footer toggle,
 // the signed-in header and logout, expired sessions, scroll position, in English and German.
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { expect, screenshot, test } from '../support/fixtures'
 import { extractLink, waitForEmail } from '../support/mail'
 
@@ -53,25 +53,6 @@ function fakeToken(expiresInSeconds: number): string {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'u-1', exp })}.signature`
 }
 
-/** A choice already made, so the consent dialog stays out of these screens (consent.spec.ts covers it). */
-async function skipConsent(context: BrowserContext, baseURL: string): Promise<void> {
-  const now = new Date().toISOString()
-  const value = {
-    categories: ['necessary'],
-    revision: 0,
-    data: null,
-    consentTimestamp: now,
-    consentId: '00000000-0000-4000-8000-000000000000',
-    services: { necessary: [], analytics: [] },
-    languageCode: 'en',
-    lastConsentTimestamp: now,
-    expirationTime: Date.now() + 182 * 24 * 60 * 60 * 1000,
-  }
-  await context.addCookies([
-    { name: 'cc_cookie', value: encodeURIComponent(JSON.stringify(value)), url: baseURL },
-  ])
-}
-
 async function useGerman(page: Page, baseURL: string): Promise<void> {
   await page.addInitScript(() => window.localStorage.setItem('language', 'de'))
   await page.context().addCookies([{ name: 'lang', value: 'de', url: baseURL }])
@@ -84,10 +65,6 @@ const appHeader = (page: Page) =>
   })
 const appFooter = (page: Page) =>
   page.locator('footer').filter({ has: page.getByRole('navigation', { name: /Quick links|Schnellzugriff/ }) })
-
-test.beforeEach(async ({ context, baseURL }) => {
-  await skipConsent(context, baseURL!)
-})
 
 test.describe('layout rules', () => {
   test('the pages with their own chrome show neither the app header nor the app footer', async ({ page }) => {
@@ -250,6 +227,8 @@ test.describe('dark mode', () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto('/no/such/page')
     await expect(appFooter(page)).toBeVisible()
+    // The menu first: the install banner is fixed at the top (spec 000 §2) and covers the header.
+    await page.getByRole('button', { name: 'Menu' }).click()
     // What Chrome fires when the app can be installed.
     await page.evaluate(() => {
       const event = new Event('beforeinstallprompt', { cancelable: true })
@@ -257,7 +236,6 @@ test.describe('dark mode', () => {
       window.dispatchEvent(event)
     })
     await expect(page.locator('[data-install-banner]')).toBeVisible()
-    await page.getByRole('button', { name: 'Menu' }).click()
     await screenshot(page, 'shell-not-found-en-390-dark')
     await axe.expectNoA11yViolations(page)
   })

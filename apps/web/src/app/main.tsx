@@ -1,4 +1,6 @@
 import '@/app/styles.css'
+// First: configures zod before any schema is parsed.
+import '@/lib/zod-config'
 import { LANGUAGES, type Language } from '@circles/shared'
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'

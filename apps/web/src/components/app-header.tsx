@@ -140,14 +140,13 @@ export function AppHeader() {
   return (
     <header className="border-b border-border bg-surface/95 backdrop-blur">
       <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-2 px-4 sm:px-6">
-        <Link
-          to={isAuthenticated ? '/dashboard' : '/'}
-          aria-label={t('nav.home')}
-          className="me-2 flex shrink-0 items-center gap-2 rounded-md"
-        >
-          <Logo />
+        {/* The badge stays outside the link: its name ("Circles home") then contains all its visible text. */}
+        <div className="me-2 flex shrink-0 items-center gap-2">
+          <Link to={isAuthenticated ? '/dashboard' : '/'} aria-label={t('nav.home')} className="rounded-md">
+            <Logo />
+          </Link>
           <Badge tone="accent">{t('beta')}</Badge>
-        </Link>
+        </div>
 
         {isAuthenticated ? (
           <nav aria-label={t('nav.main')} className="hidden lg:block">

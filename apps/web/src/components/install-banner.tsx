@@ -32,5 +32,6 @@ export function InstallBanner() {
     return () => banner.destroy()
   }, [strings])
 
-  return <div ref={container} data-install-banner-host="" />
+  // Fixed at the top (spec 000 §2): it appears over the page instead of pushing it down (no layout shift).
+  return <div ref={container} data-install-banner-host="" className="fixed inset-x-0 top-0 z-50" />
 }

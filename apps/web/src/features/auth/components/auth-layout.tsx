@@ -69,10 +69,13 @@ export function AuthLayout({
     <div className="flex flex-1 flex-col">
       {ownChrome ? (
         <header className="mx-auto flex h-16 w-full max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
-          <Link to="/" aria-label={tc('nav.home')} className="flex items-center gap-2 rounded-md">
-            <Logo />
+          {/* The badge stays outside the link: its name ("Circles home") then contains all its visible text. */}
+          <div className="flex items-center gap-2">
+            <Link to="/" aria-label={tc('nav.home')} className="rounded-md">
+              <Logo />
+            </Link>
             <Badge tone="accent">{tc('beta')}</Badge>
-          </Link>
+          </div>
           <LanguageSwitch />
         </header>
       ) : null}
