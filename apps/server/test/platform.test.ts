@@ -17,6 +17,8 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>Circles</title></head><body><div id="root"></div></body></html>',
   )
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)')
+  await mkdir(path.join(webDir, '.vite'))
+  await writeFile(path.join(webDir, '.vite', 'manifest.json'), '{}')
   for (const language of ['en', 'de']) {
     await mkdir(path.join(webDir, 'prerender', language), { recursive: true })
     for (const page of ['index', 'about']) {
@@ -80,6 +82,7 @@ describe('serving the SPA', () => {
     )
     expect((await t.app.inject('/index.html')).statusCode).toBe(404)
     expect((await t.app.inject('/prerender/de/about.html')).statusCode).toBe(404)
+    expect((await t.app.inject('/.vite/manifest.json')).statusCode).toBe(404)
   })
 
   it('caches hashed assets for a year and 404s missing ones', async () => {

@@ -58,8 +58,11 @@ describe('email over real SMTP', () => {
     expect(mail.raw).toMatch(/^From: Circles <no-reply@circles\.test>/m)
     expect(mail.raw).toMatch(/^Subject: Verify your email for Circles/m)
     expect(mail.raw).toContain('text/html')
-    const [row] = await t.database.db.select().from(outbox).where(eq(outbox.toAddress, email))
-    expect(row?.status).toBe('sent')
+    // The worker marks the row after the server accepted the message: wait for that, not just the mail.
+    const status = async () =>
+      (await t.database.db.select().from(outbox).where(eq(outbox.toAddress, email)))[0]?.status
+    await waitUntil(async () => (await status()) === 'sent')
+    expect(await status()).toBe('sent')
   })
 
   it('keeps the email through an SMTP outage and delivers it once the server is back', async () => {

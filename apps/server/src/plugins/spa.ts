@@ -78,7 +78,10 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       // picks the language and adds the runtime config.
       index: false,
       allowedPath: (pathname) =>
-        path.extname(pathname) !== '' && !pathname.endsWith('.html') && !pathname.startsWith('/prerender/'),
+        path.extname(pathname) !== '' &&
+        !pathname.endsWith('.html') &&
+        !pathname.startsWith('/prerender/') &&
+        !pathname.startsWith('/.vite/'),
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`)
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')

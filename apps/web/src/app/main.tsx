@@ -39,6 +39,15 @@ function routeResolved(): Promise<void> {
   })
 }
 
+/** Prerendered: the page's language, so hydration matches. Otherwise the browser's rule (spec 000 §4). */
+const startLanguage: Language =
+  (prerendered ? renderedLanguage() : undefined) ??
+  pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
+
+// The consent dialog is often the largest thing on a first visit: start it now, beside the app, not
+// after hydration (shell-services.ts calls the same, idempotent, init again).
+void import('@/lib/consent').then(({ initConsent }) => initConsent(startLanguage))
+
 const app = (
   <StrictMode>
     <AppProviders>
@@ -48,7 +57,7 @@ const app = (
 )
 
 // Render only once the first language's strings are here, so no raw key ever flashes.
-void initI18n(prerendered ? renderedLanguage() : undefined).then(async (i18n) => {
+void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
     await routeResolved()
     hydrateRoot(container, app)
