@@ -106,6 +106,23 @@ function FooterToggle({ variant }: { variant: 'bar' | 'menu' }) {
  * or login and register for visitors. Below 1024 px everything but the language moves into a menu.
  * Hidden on the pages with their own chrome (lib/shell-rules.ts decides).
  */
+/** The app areas, as a bar on wide screens and as a list in the phone menu. */
+function AppNavList({ className, linkClassName }: { className: string; linkClassName: string }) {
+  const { t } = useTranslation()
+  return (
+    <ul className={className}>
+      {APP_NAV.map(({ to, label, icon: Icon }) => (
+        <li key={to}>
+          <NavLink to={to} className={({ isActive }) => cn(linkClassName, linkState(isActive))}>
+            <Icon aria-hidden="true" />
+            {t(label)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 export function AppHeader() {
   const { t } = useTranslation()
   const { isAuthenticated, user } = useSession()
@@ -150,16 +167,7 @@ export function AppHeader() {
 
         {isAuthenticated ? (
           <nav aria-label={t('nav.main')} className="hidden lg:block">
-            <ul className="flex items-center gap-1">
-              {APP_NAV.map(({ to, label, icon: Icon }) => (
-                <li key={to}>
-                  <NavLink to={to} className={({ isActive }) => cn(BAR_LINK, linkState(isActive))}>
-                    <Icon aria-hidden="true" />
-                    {t(label)}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
+            <AppNavList className="flex items-center gap-1" linkClassName={BAR_LINK} />
           </nav>
         ) : null}
 
@@ -230,16 +238,7 @@ export function AppHeader() {
         <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 px-4 py-4 sm:px-6">
           {isAuthenticated ? (
             <nav aria-label={t('nav.main')}>
-              <ul className="flex flex-col gap-1">
-                {APP_NAV.map(({ to, label, icon: Icon }) => (
-                  <li key={to}>
-                    <NavLink to={to} className={({ isActive }) => cn(MENU_LINK, linkState(isActive))}>
-                      <Icon aria-hidden="true" />
-                      {t(label)}
-                    </NavLink>
-                  </li>
-                ))}
-              </ul>
+              <AppNavList className="flex flex-col gap-1" linkClassName={MENU_LINK} />
             </nav>
           ) : null}
           <div className={cn('flex flex-col gap-1', isAuthenticated && 'border-t border-border pt-4')}>
