@@ -1,5 +1,5 @@
 import { cleanup } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import { afterAll, afterEach } from 'vitest'
 import { restoreSession } from '@/lib/session'
 
 afterEach(() => {
@@ -8,4 +8,10 @@ afterEach(() => {
   // Each test starts signed out, in storage and in the session module's memory.
   localStorage.clear()
   restoreSession()
+})
+
+afterAll(async () => {
+  // sonner removes a closed toast 200 ms later on a timer it does not clear on unmount; let such timers
+  // run while the test's window still exists, instead of after the environment is torn down.
+  await new Promise((resolve) => setTimeout(resolve, 250))
 })
