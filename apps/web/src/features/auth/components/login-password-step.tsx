@@ -2,12 +2,12 @@ import type { UseFormReturn } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { FormField } from '@/components/ui/form-field'
-import { PasswordInput } from '@/components/ui/password-input'
 import { fieldErrorText } from '../lib/form-errors'
 import type { LoginContext, LoginValues } from '../lib/login-form'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { SubmitButton } from './submit-button'
 import { TextLink } from './text-link'
+import { AuthPasswordInput } from './auth-inputs'
 
 interface LoginPasswordStepProps {
   form: UseFormReturn<LoginValues, LoginContext>
@@ -33,13 +33,7 @@ export function LoginPasswordStep({ form, pending, onCancel }: LoginPasswordStep
         }
       >
         {(field) => (
-          <PasswordInput
-            {...field}
-            autoComplete="current-password"
-            showLabel={t('fields.showPassword')}
-            hideLabel={t('fields.hidePassword')}
-            {...register('password')}
-          />
+          <AuthPasswordInput {...field} autoComplete="current-password" {...register('password')} />
         )}
       </FormField>
       <Checkbox

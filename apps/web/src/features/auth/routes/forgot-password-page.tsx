@@ -7,7 +7,6 @@ import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
 import { translateServerError } from '@/lib/server-errors'
 import { useRequestPasswordReset } from '../api/request-password-reset'
 import { AuthLayout } from '../components/auth-layout'
@@ -16,6 +15,7 @@ import { TextLink } from '../components/text-link'
 import { failureMessage } from '../lib/api-errors'
 import { dismissFormToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
+import { EmailInput } from '../components/auth-inputs'
 
 const resolver = zodResolver(ZEmailRequest)
 
@@ -97,18 +97,7 @@ export function ForgotPasswordPage() {
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
-          {(field) => (
-            <Input
-              {...field}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-              placeholder={t('fields.emailPlaceholder')}
-              {...register('email')}
-            />
-          )}
+          {(field) => <EmailInput {...field} {...register('email')} />}
         </FormField>
         {failure ? <Alert tone="error">{failure}</Alert> : null}
         <SubmitButton className="w-full" loading={requestReset.isPending}>

@@ -5,7 +5,6 @@ import { useForm, type FieldErrors } from 'react-hook-form'
 import { useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import {
@@ -43,6 +42,7 @@ import { invitationTokenFromReturnUrl, joinPath, registerPath, safeReturnPath } 
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useClientSearchParams } from '../lib/use-client-search-params'
 import { useStoredValue } from '../lib/use-stored-value'
+import { EmailInput } from '../components/auth-inputs'
 
 /** /login (spec 000 §2): email first, then password or passkey. */
 export function LoginPage() {
@@ -200,19 +200,7 @@ export function LoginPage() {
 
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
-            {(field) => (
-              <Input
-                {...field}
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                autoCapitalize="none"
-                spellCheck={false}
-                placeholder={t('fields.emailPlaceholder')}
-                readOnly={mode !== 'none'}
-                {...register('email')}
-              />
-            )}
+            {(field) => <EmailInput {...field} readOnly={mode !== 'none'} {...register('email')} />}
           </FormField>
 
           {mode === 'none' ? (

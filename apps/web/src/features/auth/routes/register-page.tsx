@@ -8,7 +8,6 @@ import { Alert } from '@/components/ui/alert'
 import { buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
-import { PasswordInput } from '@/components/ui/password-input'
 import { translateServerError } from '@/lib/server-errors'
 import {
   invitationEmail,
@@ -27,6 +26,7 @@ import { dismissFormToast, fieldErrorText, toastFirstError } from '../lib/form-e
 import { safeReturnPath } from '../lib/redirects'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useClientSearchParams } from '../lib/use-client-search-params'
+import { EmailInput, AuthPasswordInput } from '../components/auth-inputs'
 
 const FIELD_ORDER = ['name', 'email', 'password', 'confirmPassword'] as const
 const resolver = zodResolver(ZRegisterForm)
@@ -156,19 +156,7 @@ export function RegisterPage() {
           error={fieldErrorText(errors.email?.message, t)}
           hint={invitedEmail ? t('register.emailFromInvitation') : undefined}
         >
-          {(field) => (
-            <Input
-              {...field}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-              placeholder={t('fields.emailPlaceholder')}
-              readOnly={Boolean(invitedEmail)}
-              {...register('email')}
-            />
-          )}
+          {(field) => <EmailInput {...field} readOnly={Boolean(invitedEmail)} {...register('email')} />}
         </FormField>
 
         <FormField
@@ -176,15 +164,7 @@ export function RegisterPage() {
           error={fieldErrorText(errors.password?.message, t)}
           hint={t('fields.passwordHint')}
         >
-          {(field) => (
-            <PasswordInput
-              {...field}
-              autoComplete="new-password"
-              showLabel={t('fields.showPassword')}
-              hideLabel={t('fields.hidePassword')}
-              {...register('password')}
-            />
-          )}
+          {(field) => <AuthPasswordInput {...field} autoComplete="new-password" {...register('password')} />}
         </FormField>
 
         <FormField
@@ -192,13 +172,7 @@ export function RegisterPage() {
           error={fieldErrorText(errors.confirmPassword?.message, t)}
         >
           {(field) => (
-            <PasswordInput
-              {...field}
-              autoComplete="new-password"
-              showLabel={t('fields.showPassword')}
-              hideLabel={t('fields.hidePassword')}
-              {...register('confirmPassword')}
-            />
+            <AuthPasswordInput {...field} autoComplete="new-password" {...register('confirmPassword')} />
           )}
         </FormField>
 

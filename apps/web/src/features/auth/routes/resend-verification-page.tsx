@@ -7,7 +7,6 @@ import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
 import { translateServerError } from '@/lib/server-errors'
 import { verificationEmail } from '@/lib/session'
 import { useResendVerification } from '../api/resend-verification'
@@ -20,6 +19,7 @@ import { formatCountdown, retryAfterSeconds } from '../lib/countdown'
 import { dismissFormToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useCountdown } from '../lib/use-countdown'
+import { EmailInput } from '../components/auth-inputs'
 
 const resolver = zodResolver(ZEmailRequest)
 
@@ -98,18 +98,7 @@ export function ResendVerificationPage() {
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
         <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
-          {(field) => (
-            <Input
-              {...field}
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-              placeholder={t('fields.emailPlaceholder')}
-              {...register('email')}
-            />
-          )}
+          {(field) => <EmailInput {...field} {...register('email')} />}
         </FormField>
         {waiting ? (
           <Alert tone="warning">{translateServerError(MESSAGES.tooManyVerificationRequests)}</Alert>

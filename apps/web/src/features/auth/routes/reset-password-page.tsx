@@ -7,7 +7,6 @@ import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
-import { PasswordInput } from '@/components/ui/password-input'
 import { translateServerError } from '@/lib/server-errors'
 import { useResetPassword } from '../api/reset-password'
 import { useVerifyResetToken } from '../api/verify-reset-token'
@@ -18,6 +17,7 @@ import { failureMessage, isApiError } from '../lib/api-errors'
 import { dismissFormToast, fieldErrorText, toastFirstError, toastFormMessage } from '../lib/form-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useClientSearchParams } from '../lib/use-client-search-params'
+import { AuthPasswordInput } from '../components/auth-inputs'
 
 const FIELD_ORDER = ['newPassword', 'confirmPassword'] as const
 const resolver = zodResolver(ZResetPasswordForm)
@@ -131,13 +131,7 @@ export function ResetPasswordPage() {
           hint={t('fields.passwordHint')}
         >
           {(field) => (
-            <PasswordInput
-              {...field}
-              autoComplete="new-password"
-              showLabel={t('fields.showPassword')}
-              hideLabel={t('fields.hidePassword')}
-              {...register('newPassword')}
-            />
+            <AuthPasswordInput {...field} autoComplete="new-password" {...register('newPassword')} />
           )}
         </FormField>
         <FormField
@@ -145,13 +139,7 @@ export function ResetPasswordPage() {
           error={fieldErrorText(errors.confirmPassword?.message, t)}
         >
           {(field) => (
-            <PasswordInput
-              {...field}
-              autoComplete="new-password"
-              showLabel={t('fields.showPassword')}
-              hideLabel={t('fields.hidePassword')}
-              {...register('confirmPassword')}
-            />
+            <AuthPasswordInput {...field} autoComplete="new-password" {...register('confirmPassword')} />
           )}
         </FormField>
         {failure ? <Alert tone="error">{failure}</Alert> : null}
