@@ -3,6 +3,8 @@ export const LIMITS = {
   passwordMin: 8,
   nameMin: 2,
   circleNameMin: 3,
+  circleNameMax: 100,
+  circleDescriptionMax: 1000,
   contactSubjectMin: 3,
   contactMessageMin: 10,
   invitationTokenMin: 32,

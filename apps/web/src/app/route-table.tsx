@@ -34,6 +34,10 @@ const page = {
   resendVerification: () =>
     import('@/features/auth/routes/resend-verification-page').then((m) => m.ResendVerificationPage),
   dashboard: () => import('@/features/dashboard/routes/dashboard-page').then((m) => m.DashboardPage),
+  circles: () => import('@/features/circles/routes/circles-page').then((m) => m.CirclesPage),
+  createCircle: () => import('@/features/circles/routes/create-circle-page').then((m) => m.CreateCirclePage),
+  circle: () => import('@/features/circles/routes/circle-page').then((m) => m.CirclePage),
+  join: () => import('@/features/join/routes/join-page').then((m) => m.JoinPage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
 
@@ -62,10 +66,19 @@ export const routes: RouteObject[] = [
       { path: 'forgot-password', ...lazyPage(page.forgotPassword, 'auth') },
       { path: 'reset-password', ...lazyPage(page.resetPassword, 'auth') },
       { path: 'verify', ...lazyPage(page.verify, 'auth') },
+      // Public: a visitor with a token is stored and sent to /login by the page itself (spec 000 §2).
+      { path: 'join', ...lazyPage(page.join, 'invitations') },
       { path: 'resend-verification', ...lazyPage(page.resendVerification, 'auth') },
       {
         Component: RequireAuth,
-        children: [{ path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard') }],
+        children: [
+          { path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard') },
+          { path: 'circles', ...lazyPage(page.circles, 'circles') },
+          { path: 'circles/create', ...lazyPage(page.createCircle, 'circles') },
+          // Spec 001 §2: both path forms are in use; they are one screen.
+          { path: 'circles/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
+          { path: 'circle/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
+        ],
       },
       { path: '*', ...lazyPage(page.notFound) },
     ],

@@ -1,8 +1,10 @@
 import type auth from '@/locales/en/auth.json'
+import type circles from '@/locales/en/circles.json'
 import type common from '@/locales/en/common.json'
 import type contact from '@/locales/en/contact.json'
 import type dashboard from '@/locales/en/dashboard.json'
 import type errors from '@/locales/en/errors.json'
+import type invitations from '@/locales/en/invitations.json'
 import type landing from '@/locales/en/landing.json'
 import type pages from '@/locales/en/pages.json'
 
@@ -12,10 +14,12 @@ declare module 'i18next' {
     defaultNS: 'common'
     resources: {
       auth: typeof auth
+      circles: typeof circles
       common: typeof common
       contact: typeof contact
       dashboard: typeof dashboard
       errors: typeof errors
+      invitations: typeof invitations
       landing: typeof landing
       pages: typeof pages
     }

@@ -1,0 +1,141 @@
+import { z } from 'zod'
+import { LIMITS } from '../limits'
+import { MESSAGES } from '../messages'
+import { requiredString, zEmail } from './common'
+
+/** Spec 001 §3: the admin is the circle's `adminId`; every other member has the role MEMBER. */
+export const CIRCLE_ROLES = ['ADMIN', 'MEMBER'] as const
+export const ZCircleRole = z.enum(CIRCLE_ROLES)
+export type TCircleRole = z.infer<typeof ZCircleRole>
+
+export const INVITATION_TYPES = ['email', 'qr'] as const
+export const INVITATION_STATUSES = ['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED'] as const
+export const ZInvitationStatus = z.enum(INVITATION_STATUSES)
+
+export const ZCircleIdParams = z.object({ id: z.uuid({ error: MESSAGES.notFound }) })
+export const ZCircleMemberParams = z.object({
+  id: z.uuid({ error: MESSAGES.notFound }),
+  userId: z.uuid({ error: MESSAGES.invalidUserId }),
+})
+export const ZCircleInvitationParams = z.object({
+  id: z.uuid({ error: MESSAGES.notFound }),
+  invId: z.uuid({ error: MESSAGES.notFound }),
+})
+export const ZInvitationTokenParams = z.object({ token: z.string().min(1).max(256) })
+
+export const ZCircle = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    adminId: z.uuid(),
+    createdAt: z.iso.datetime(),
+    memberCount: z.number().int(),
+  })
+  .meta({ id: 'Circle' })
+export type TCircle = z.infer<typeof ZCircle>
+
+/** GET /circles: one entry per membership (spec 000 §5 "circle summary in lists"). */
+export const ZCircleListEntry = z.object({
+  id: z.uuid(),
+  role: ZCircleRole,
+  joinedAt: z.iso.datetime(),
+  circle: ZCircle,
+})
+export type TCircleListEntry = z.infer<typeof ZCircleListEntry>
+export const ZCircleListResponse = z.object({ circles: z.array(ZCircleListEntry) })
+
+export const ZCircleMember = z
+  .object({
+    id: z.uuid(),
+    role: ZCircleRole,
+    userId: z.uuid(),
+    joinedAt: z.iso.datetime(),
+    user: z.object({ id: z.uuid(), name: z.string(), email: z.string() }),
+  })
+  .meta({ id: 'CircleMember' })
+export type TCircleMember = z.infer<typeof ZCircleMember>
+
+/** An item as the circle page lists it; the items issue fills the list. */
+export const ZCircleItem = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  ownerId: z.uuid(),
+  hasPendingHandover: z.boolean(),
+})
+export type TCircleItem = z.infer<typeof ZCircleItem>
+
+export const ZCircleDetail = ZCircle.extend({
+  items: z.array(ZCircleItem),
+  users: z.array(ZCircleMember),
+}).meta({ id: 'CircleDetail' })
+export type TCircleDetail = z.infer<typeof ZCircleDetail>
+export const ZCircleDetailResponse = z.object({ circle: ZCircleDetail })
+
+/** Create and edit: the name is required (min 3), the description optional (empty = none). */
+export const ZCircleForm = z.object({ name: requiredString(), description: z.string().optional() }).pipe(
+  z.object({
+    name: z
+      .string()
+      .trim()
+      .min(LIMITS.circleNameMin, MESSAGES.circleNameMin)
+      .max(LIMITS.circleNameMax, MESSAGES.circleNameMax),
+    description: z
+      .string()
+      .trim()
+      .max(LIMITS.circleDescriptionMax, MESSAGES.circleDescriptionMax)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+  }),
+)
+export type TCircleForm = z.input<typeof ZCircleForm>
+export type TCircleInput = z.output<typeof ZCircleForm>
+export const ZCircleResponse = z.object({ circle: ZCircle, message: z.string().optional() })
+
+/** Invite by email and QR invitations: the email is required, and must look like one. */
+export const ZInviteRequest = z
+  .object({ email: requiredString(MESSAGES.emailRequired) })
+  .pipe(z.object({ email: zEmail() }))
+export type TInviteRequest = z.input<typeof ZInviteRequest>
+
+export const ZInvitation = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    type: z.enum(INVITATION_TYPES),
+    status: ZInvitationStatus,
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Invitation' })
+export type TInvitation = z.infer<typeof ZInvitation>
+
+export const ZInvitationResponse = z.object({ invitation: ZInvitation, message: z.string() })
+/** Only the QR call returns the token: the admin shows it; an email invitation's token goes by email. */
+export const ZQrInvitationResponse = z.object({
+  invitation: ZInvitation.extend({ token: z.string() }),
+  message: z.string(),
+})
+export const ZInvitationListResponse = z.object({ invitations: z.array(ZInvitation) })
+
+/** GET /circles/invitations/:token/verify: what the invitee sees before accepting. */
+export const ZInvitationPreview = ZInvitation.extend({
+  circleId: z.uuid(),
+  circleName: z.string(),
+  /** The admin who invited; spec 000 §5 falls back to 'Administrator'. */
+  name: z.string().nullable(),
+})
+export type TInvitationPreview = z.infer<typeof ZInvitationPreview>
+export const ZVerifyInvitationResponse = z.object({ invitation: ZInvitationPreview })
+
+export const ZAcceptInvitationResponse = z.object({
+  success: z.boolean(),
+  circle: z.object({ id: z.uuid(), name: z.string() }),
+  alreadyMember: z.boolean(),
+  message: z.string(),
+})
+export type TAcceptInvitationResponse = z.infer<typeof ZAcceptInvitationResponse>
+
+export const ZTransferOwnershipRequest = z.object({ userId: z.uuid({ error: MESSAGES.invalidUserId }) })
