@@ -3,12 +3,16 @@ import compress from '@fastify/compress'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
-import { type AppContext, type InvitationLookup, noInvitations } from './context'
+import type { AppContext } from './context'
 import type { Database } from './db/client'
+import { createEventBus } from './lib/events'
 import { createLogTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
 import { createMemoryRateLimiter, noRateLimiter } from './lib/rate-limiter'
 import { authPlugin } from './modules/auth/auth.plugin'
+import { circlesRoutes } from './modules/circles/circles.routes'
+import { createCirclesService } from './modules/circles/circles.service'
+import { createInvitationsService, invitationLookup } from './modules/circles/invitations.service'
 import { contactRoutes } from './modules/contact/contact.routes'
 import { createContactService } from './modules/contact/contact.service'
 import { healthRoutes } from './modules/health/health.routes'
@@ -32,7 +36,6 @@ export interface BuildAppOptions {
   jwtSecret: string
   /** Where the built SPA lives; `null` serves the API only. */
   webDir?: string | null
-  invitations?: InvitationLookup
   /** Replaces the transport chosen from SMTP_URL (tests use it to simulate an outage). */
   mailTransport?: MailTransport
 }
@@ -102,10 +105,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     jwtKey: new TextEncoder().encode(opts.jwtSecret),
     rateLimiter: config.rateLimits ? createMemoryRateLimiter() : noRateLimiter,
     nudgeMail: () => worker.nudge(),
-    invitations: opts.invitations ?? noInvitations,
+    invitations: invitationLookup,
+    events: createEventBus((error) => app.log.error({ err: error }, 'event listener failed')),
     log: app.log,
   }
   const accounts = createAccountsService(ctx)
+  const circles = createCirclesService(ctx)
 
   await registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts.
@@ -125,6 +130,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         { prefix: '/users' },
       )
       await api.register(contactRoutes(createContactService(ctx)))
+      await api.register(circlesRoutes(circles, createInvitationsService(ctx)), { prefix: '/circles' })
     },
     { prefix: '/api' },
   )
@@ -133,6 +139,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     contactEmail: config.contactEmail,
     staging: config.staging,
   })
-  app.decorate('io', attachSocketServer(app, accounts.authenticate))
+  app.decorate(
+    'io',
+    attachSocketServer(app, {
+      authenticate: accounts.authenticate,
+      isMember: circles.isMember,
+      events: ctx.events,
+    }),
+  )
   return app
 }

@@ -30,6 +30,7 @@ const ZEnv = z.object({
   RATE_LIMITS: onOff.default('on'),
   OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
   STAGING: onOff.default('off'),
+  PLAN_LIMITS: onOff.default('on'),
 })
 
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   rateLimits: boolean
   outboxIntervalMs: number
   staging: boolean
+  /** The Personal plan's limits (2 circles, 11 members, 10 items); off for self-hosted operators. */
+  planLimits: boolean
 }
 
 export class ConfigError extends Error {}
@@ -82,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: e.RATE_LIMITS === 'on',
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
     staging: e.STAGING === 'on',
+    planLimits: e.PLAN_LIMITS === 'on',
   }
 }

@@ -1,17 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config'
 import type { Database, Db, Executor } from './db/client'
+import type { EventBus } from './lib/events'
 import type { RateLimiter } from './lib/rate-limiter'
 
 /**
  * Registration with an invitation token is verified at once when the token belongs to a pending
- * invitation for the same email. The invitations module provides this; until then nothing matches.
+ * invitation for the same email. The circles module provides it (`invitationLookup`).
  */
 export interface InvitationLookup {
   findPendingEmail(rawToken: string, tx: Executor): Promise<string | null>
 }
-
-export const noInvitations: InvitationLookup = { findPendingEmail: async () => null }
 
 /** Everything a service needs, built once in app.ts. Services never read process.env. */
 export interface AppContext {
@@ -23,5 +22,7 @@ export interface AppContext {
   /** Wakes the outbox worker after a transaction that queued an email has committed. */
   nudgeMail(): void
   invitations: InvitationLookup
+  /** Domain events, published after commit; the real-time layer listens. */
+  events: EventBus
   log: FastifyBaseLogger
 }

@@ -107,36 +107,3 @@ describe('POST /api/users/register', () => {
     expect(empty.statusCode).toBe(400)
   })
 })
-
-describe('registration with an invitation', () => {
-  it('verifies at once and signs in when the invitation belongs to the same email', async () => {
-    const invitedEmail = uniqueEmail('invited')
-    const token = 'cd'.repeat(32)
-    const withInvitations = await createTestApp({
-      invitations: { findPendingEmail: async (raw) => (raw === token ? invitedEmail : null) },
-    })
-    try {
-      const mismatch = await withInvitations.app.inject({
-        method: 'POST',
-        url: '/api/users/register',
-        payload: { name: 'Ada', email: uniqueEmail('other'), password: 'secret123', invitationToken: token },
-      })
-      expect(mismatch.statusCode).toBe(400)
-      expect(mismatch.json().message).toBe(MESSAGES.invitationEmailMismatch)
-
-      const res = await withInvitations.app.inject({
-        method: 'POST',
-        url: '/api/users/register',
-        payload: { name: 'Ada', email: invitedEmail, password: 'secret123', invitationToken: token },
-      })
-      expect(res.statusCode).toBe(201)
-      const body = res.json()
-      expect(body.requiresVerification).toBe(false)
-      expect(body.token).toEqual(expect.any(String))
-      expect(body.user).toMatchObject({ email: invitedEmail, emailVerified: true })
-      expect(await withInvitations.emailsTo(invitedEmail)).toHaveLength(0)
-    } finally {
-      await withInvitations.close()
-    }
-  })
-})

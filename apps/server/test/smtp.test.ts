@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { outbox } from '../src/db/schema'
+import { createCircle, signedIn } from './support/circles'
 import { uniqueEmail } from './support/factories'
 import { freePort, startSmtpSink } from './support/smtp-sink'
 import { type TestApp, createTestApp } from './support/test-app'
@@ -63,6 +64,39 @@ describe('email over real SMTP', () => {
       (await t.database.db.select().from(outbox).where(eq(outbox.toAddress, email)))[0]?.status
     await waitUntil(async () => (await status()) === 'sent')
     expect(await status()).toBe('sent')
+  })
+
+  it('delivers a circle invitation whose link lets the invitee register verified and join', async () => {
+    const sink = await startSmtpSink()
+    cleanups.push(sink.close)
+    const t = await createTestApp({ env: { SMTP_URL: sink.url } })
+    cleanups.push(t.close)
+    const admin = await signedIn(t, { name: 'Ada Admin' })
+    const circle = await createCircle(t, admin, { name: 'Makerspace' })
+    const email = uniqueEmail('smtp-invitee')
+    const invite = await t.app.inject({
+      method: 'POST',
+      url: `/api/circles/${circle.id}/users`,
+      headers: admin.auth,
+      payload: { email },
+    })
+    expect(invite.statusCode).toBe(201)
+    const mail = await sink.waitFor(email)
+    expect(mail.raw).toMatch(/^Subject: Ada Admin invited you to Makerspace on Circles/m)
+    const token = mail.decoded.match(/http:\/\/localhost:3000\/join\?token=([0-9a-f]{64})/)?.[1]
+    expect(token).toBeDefined()
+    const reg = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/register',
+      payload: { name: 'Ina', email, password: 'secret123', invitationToken: token },
+    })
+    expect(reg.json()).toMatchObject({ requiresVerification: false })
+    const accept = await t.app.inject({
+      method: 'POST',
+      url: `/api/circles/invitations/${token}`,
+      headers: { authorization: `Bearer ${reg.json().token}` },
+    })
+    expect(accept.json()).toMatchObject({ success: true, circle: { id: circle.id } })
   })
 
   it('keeps the email through an SMTP outage and delivers it once the server is back', async () => {

@@ -64,7 +64,6 @@ export const MESSAGES = {
   leftCircle: 'You left the circle',
   alreadyMember: 'This person is already a member of this circle.',
   notAMember: 'This user is not a member of this circle.',
-  cannotRemoveAdmin: 'The circle admin cannot be removed.',
   cannotRemoveSelf: 'You cannot remove yourself from the circle.',
   alreadyAdmin: 'This member is already the admin.',
   adminMustTransfer: 'Transfer ownership to another member before leaving the circle.',

@@ -64,6 +64,8 @@ export const RATE_RULES = {
   resendPerIp: { max: 20, windowMs: 60 * 60_000 },
   verifyPerIp: { max: 30, windowMs: 15 * 60_000 },
   contactPerIp: { max: 5, windowMs: 60 * 60_000 },
+  /** Invitation emails (new and resent) an admin may send: enough for a whole circle, too few for spam. */
+  invitationEmailsPerUser: { max: 30, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
 
 /** Counts a hit on every key and throws 429 with `retryAfter` at the first one over its limit. */

@@ -30,6 +30,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0]
+      // A path id that cannot name anything (ZCircleIdParams and the like say 'Not found') is a 404.
+      if (first?.message === MESSAGES.notFound) {
+        return reply.status(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' })
+      }
       return reply
         .status(400)
         .send({ message: first?.message ?? MESSAGES.required, code: 'VALIDATION_ERROR' })

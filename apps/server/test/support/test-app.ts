@@ -10,6 +10,7 @@ import { outbox } from '../../src/db/schema'
 import { createTestDatabase } from './database'
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000'
+export const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x')
 
 export interface TestApp {
   app: FastifyInstance
@@ -34,7 +35,7 @@ export async function createTestApp(
   })
   const database = await createTestDatabase()
   const app = await buildApp({
-    jwtSecret: 'test-secret-'.padEnd(48, 'x'),
+    jwtSecret: TEST_JWT_SECRET,
     webDir: null,
     ...opts,
     config,

@@ -57,6 +57,38 @@ const passwordReset: Template<{ name: string; link: string }> = {
   }),
 }
 
+interface InvitationData {
+  inviterName: string
+  circleName: string
+  link: string
+}
+
+const circleInvitation: Template<InvitationData> = {
+  en: ({ inviterName, circleName, link }) => ({
+    subject: `${inviterName} invited you to ${circleName} on Circles`,
+    preheader: `Join ${circleName} to share and hand over things you trust each other with.`,
+    heading: `Join ${circleName}`,
+    paragraphs: [
+      `${inviterName} invited you to the circle “${circleName}” on Circles, where members lend and hand over things to each other and every handover is recorded.`,
+      "If you don't have an account yet, you can create one with this email address from the link.",
+    ],
+    action: { label: 'Accept invitation', url: link },
+    footnote: "This invitation expires in 7 days. If you don't know the sender, you can ignore this email.",
+  }),
+  de: ({ inviterName, circleName, link }) => ({
+    subject: `${inviterName} hat dich zu ${circleName} bei Circles eingeladen`,
+    preheader: `Tritt ${circleName} bei und teile Dinge mit Menschen, denen du vertraust.`,
+    heading: `Tritt ${circleName} bei`,
+    paragraphs: [
+      `${inviterName} hat dich in den Circle „${circleName}“ bei Circles eingeladen. Dort verleihen und übergeben sich die Mitglieder Dinge, und jede Übergabe wird festgehalten.`,
+      'Wenn du noch kein Konto hast, kannst du über den Link eines mit dieser E-Mail-Adresse anlegen.',
+    ],
+    action: { label: 'Einladung annehmen', url: link },
+    footnote:
+      'Die Einladung ist 7 Tage gültig. Wenn du den Absender nicht kennst, kannst du diese E-Mail ignorieren.',
+  }),
+}
+
 const contactMessage = (d: { name: string; email: string; subject: string; message: string }) => ({
   subject: `[Contact] ${d.subject} from ${d.name}`,
   preheader: d.message.slice(0, 80),
@@ -73,6 +105,8 @@ export const emails = {
     finish('verify-email', lang, verifyEmail[lang](d)),
   passwordReset: (lang: Language, d: { name: string; link: string }) =>
     finish('password-reset', lang, passwordReset[lang](d)),
+  circleInvitation: (lang: Language, d: InvitationData) =>
+    finish('circle-invitation', lang, circleInvitation[lang](d)),
   contactMessage: (d: { name: string; email: string; subject: string; message: string }) =>
     finish('contact-message', 'en', contactMessage(d)),
 }

@@ -1,0 +1,37 @@
+import { EventEmitter } from 'node:events'
+
+/**
+ * Domain events, published by services after their transaction committed. Only the real-time layer
+ * listens (it moves sockets between circle rooms and notifies users); services never touch sockets.
+ */
+export interface DomainEvents {
+  'membership.started': { circleId: string; userId: string }
+  'membership.ended': { circleId: string; userId: string }
+  'circle.updated': { circleId: string }
+}
+
+export interface EventBus {
+  publish<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void
+  subscribe<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void): () => void
+}
+
+export function createEventBus(onListenerError: (error: unknown) => void): EventBus {
+  const emitter = new EventEmitter()
+  return {
+    publish(name, payload) {
+      emitter.emit(name, payload)
+    },
+    subscribe(name, listener) {
+      // A failing listener must not fail the request that published the event.
+      const safe = (payload: DomainEvents[typeof name]) => {
+        try {
+          listener(payload)
+        } catch (error) {
+          onListenerError(error)
+        }
+      }
+      emitter.on(name, safe)
+      return () => emitter.off(name, safe)
+    },
+  }
+}

@@ -1,0 +1,114 @@
+import {
+  MESSAGES,
+  PLANS,
+  type TCircle,
+  type TCircleDetail,
+  type TCircleInput,
+  type TCircleListEntry,
+  type TUser,
+} from '@circles/shared'
+import { eq } from 'drizzle-orm'
+import type { AppContext } from '../../context'
+import type { Executor } from '../../db/client'
+import { users } from '../../db/schema'
+import { AppError, notFound } from '../../lib/errors'
+import { requireAdmin, requireMember } from './access'
+import { toCircle, toCircleDetail, toListEntry } from './circle-view'
+import * as repo from './circles.repository'
+
+export function createCirclesService(ctx: AppContext) {
+  async function circleView(db: Executor, id: string): Promise<TCircle> {
+    const circle = await repo.findCircle(db, id)
+    if (!circle) throw notFound()
+    return toCircle(circle)
+  }
+
+  async function list(actor: TUser): Promise<TCircleListEntry[]> {
+    const rows = await repo.listMembershipsOfUser(ctx.db, actor.id)
+    return rows.map(toListEntry)
+  }
+
+  async function get(actor: TUser, id: string): Promise<TCircleDetail> {
+    const { circle } = await requireMember(ctx.db, id, actor)
+    return toCircleDetail(circle, await repo.listMembers(ctx.db, id))
+  }
+
+  async function create(actor: TUser, input: TCircleInput): Promise<TCircle> {
+    const circle = await ctx.db.transaction(async (tx) => {
+      if (ctx.config.planLimits) {
+        // Serialises this user's creations, so two requests at once cannot both pass the count.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, actor.id)).for('update')
+        const owned = await repo.countCirclesAdministeredBy(tx, actor.id)
+        if (owned >= PLANS.personal.circles) {
+          throw new AppError('PLAN_LIMIT_REACHED', MESSAGES.circleLimitReached)
+        }
+      }
+      const row = await repo.insertCircle(tx, {
+        name: input.name,
+        description: input.description ?? null,
+        adminId: actor.id,
+      })
+      await repo.addMember(tx, row.id, actor.id)
+      return circleView(tx, row.id)
+    })
+    ctx.log.info({ circleId: circle.id, userId: actor.id }, 'circle created')
+    ctx.events.publish('membership.started', { circleId: circle.id, userId: actor.id })
+    return circle
+  }
+
+  async function update(actor: TUser, id: string, input: TCircleInput): Promise<TCircle> {
+    await requireAdmin(ctx.db, id, actor)
+    await repo.updateCircle(ctx.db, id, { name: input.name, description: input.description ?? null })
+    ctx.events.publish('circle.updated', { circleId: id })
+    return circleView(ctx.db, id)
+  }
+
+  /** Admin only; never the admin themself. What happens to the member's items is the items module's. */
+  async function removeMember(actor: TUser, id: string, userId: string): Promise<void> {
+    await ctx.db.transaction(async (tx) => {
+      // Locked first, so a concurrent transfer or removal cannot slip between the check and the change.
+      await repo.lockCircle(tx, id)
+      await requireAdmin(tx, id, actor)
+      if (userId === actor.id) throw new AppError('CONFLICT', MESSAGES.cannotRemoveSelf)
+      if (!(await repo.removeMember(tx, id, userId))) throw new AppError('NOT_FOUND', MESSAGES.notAMember)
+    })
+    ctx.log.info({ circleId: id, userId, by: actor.id }, 'member removed')
+    ctx.events.publish('membership.ended', { circleId: id, userId })
+  }
+
+  /** The admin hands the circle to another member and becomes a member. */
+  async function transferOwnership(actor: TUser, id: string, userId: string): Promise<TCircle> {
+    const circle = await ctx.db.transaction(async (tx) => {
+      await repo.lockCircle(tx, id)
+      await requireAdmin(tx, id, actor)
+      if (userId === actor.id) throw new AppError('CONFLICT', MESSAGES.alreadyAdmin)
+      if (!(await repo.findMembership(tx, id, userId))) throw new AppError('NOT_FOUND', MESSAGES.notAMember)
+      await repo.updateCircle(tx, id, { adminId: userId })
+      return circleView(tx, id)
+    })
+    ctx.log.info({ circleId: id, from: actor.id, to: userId }, 'circle ownership transferred')
+    ctx.events.publish('circle.updated', { circleId: id })
+    return circle
+  }
+
+  /** A member leaves; the admin must hand the circle over first, so a circle always has one. */
+  async function leave(actor: TUser, id: string): Promise<void> {
+    await ctx.db.transaction(async (tx) => {
+      await repo.lockCircle(tx, id)
+      const { isAdmin } = await requireMember(tx, id, actor)
+      if (isAdmin) throw new AppError('CONFLICT', MESSAGES.adminMustTransfer)
+      await repo.removeMember(tx, id, actor.id)
+    })
+    ctx.log.info({ circleId: id, userId: actor.id }, 'member left circle')
+    ctx.events.publish('membership.ended', { circleId: id, userId: actor.id })
+  }
+
+  /** For the socket layer's join_circle: only members enter a circle's room. */
+  async function isMember(userId: string, circleId: string): Promise<boolean> {
+    return Boolean(await repo.findMembership(ctx.db, circleId, userId))
+  }
+
+  return { isMember, list, get, create, update, removeMember, transferOwnership, leave }
+}
+
+export type CirclesService = ReturnType<typeof createCirclesService>

@@ -1,0 +1,207 @@
+import {
+  LIMITS,
+  MESSAGES,
+  PLANS,
+  type Language,
+  type TAcceptInvitationResponse,
+  type TInvitation,
+  type TInvitationPreview,
+  type TUser,
+} from '@circles/shared'
+import type { AppContext, InvitationLookup } from '../../context'
+import type { Executor } from '../../db/client'
+import { AppError, notFound } from '../../lib/errors'
+import { enqueueEmail } from '../../lib/mailer/outbox'
+import { emails } from '../../lib/mailer/templates'
+import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
+import { hashToken, randomToken } from '../../lib/tokens'
+import { requireAdmin } from './access'
+import { invitationStatus, toInvitation } from './circle-view'
+import * as circles from './circles.repository'
+import * as repo from './invitations.repository'
+
+type InvitationType = 'email' | 'qr'
+
+const invitationNotFound = () => new AppError('NOT_FOUND', MESSAGES.invitationNotFound)
+const invitationExpired = () => new AppError('INVITATION_EXPIRED', MESSAGES.invitationExpired)
+
+export function createInvitationsService(ctx: AppContext) {
+  const newExpiry = () => new Date(Date.now() + LIMITS.invitationTtlMs)
+  const joinLink = (token: string) => `${ctx.config.publicUrl}/join?token=${token}`
+
+  function limitInvitationEmails(actor: TUser) {
+    enforceRateLimits(
+      ctx.rateLimiter,
+      [[`invitations:user:${actor.id}`, RATE_RULES.invitationEmailsPerUser]],
+      MESSAGES.tooManyRequests,
+    )
+  }
+
+  async function assertRoomFor(tx: Executor, circleId: string) {
+    if (!ctx.config.planLimits) return
+    if ((await circles.countMembers(tx, circleId)) >= PLANS.personal.membersPerCircle) {
+      throw new AppError('PLAN_LIMIT_REACHED', MESSAGES.memberLimitReached)
+    }
+  }
+
+  /** The invitee's own language when they have an account, else the inviting admin's. */
+  async function queueInvitationEmail(
+    tx: Executor,
+    to: string,
+    data: { inviter: TUser; circleName: string; token: string },
+  ) {
+    const language: Language = (await repo.findLanguageByEmail(tx, to)) ?? data.inviter.language
+    await enqueueEmail(tx, {
+      to,
+      email: emails.circleInvitation(language, {
+        inviterName: data.inviter.name,
+        circleName: data.circleName,
+        link: joinLink(data.token),
+      }),
+    })
+  }
+
+  /** Both kinds start the same way; one live invitation per address and circle. */
+  async function createInvitation(actor: TUser, circleId: string, email: string, type: InvitationType) {
+    const token = randomToken()
+    const invitation = await ctx.db.transaction(async (tx) => {
+      await circles.lockCircle(tx, circleId)
+      const { circle } = await requireAdmin(tx, circleId, actor)
+      if (await circles.isMemberByEmail(tx, circleId, email)) {
+        throw new AppError('ALREADY_MEMBER', MESSAGES.alreadyMember)
+      }
+      await assertRoomFor(tx, circleId)
+      await repo.cancelPendingInvitationsFor(tx, circleId, email)
+      const row = await repo.insertInvitation(tx, {
+        circleId,
+        email,
+        type,
+        tokenHash: hashToken(token),
+        invitedById: actor.id,
+        expiresAt: newExpiry(),
+      })
+      if (type === 'email') {
+        await queueInvitationEmail(tx, email, { inviter: actor, circleName: circle.name, token })
+      }
+      return row
+    })
+    ctx.log.info({ circleId, invitationId: invitation.id, type, by: actor.id }, 'invitation created')
+    return { invitation: toInvitation(invitation), token }
+  }
+
+  async function inviteByEmail(actor: TUser, circleId: string, email: string): Promise<TInvitation> {
+    await requireAdmin(ctx.db, circleId, actor)
+    limitInvitationEmails(actor)
+    const { invitation } = await createInvitation(actor, circleId, email, 'email')
+    ctx.nudgeMail()
+    return invitation
+  }
+
+  /** Bound to an email like any invitation, but nothing is sent: the admin shows the QR code. */
+  async function createQrInvitation(actor: TUser, circleId: string, email: string) {
+    const { invitation, token } = await createInvitation(actor, circleId, email, 'qr')
+    return { ...invitation, token }
+  }
+
+  async function listPending(actor: TUser, circleId: string): Promise<TInvitation[]> {
+    await requireAdmin(ctx.db, circleId, actor)
+    return (await repo.listPendingInvitations(ctx.db, circleId)).map(toInvitation)
+  }
+
+  /** A fresh token and a fresh week, sent by email (the old link stops working). */
+  async function resend(actor: TUser, circleId: string, invitationId: string): Promise<TInvitation> {
+    await requireAdmin(ctx.db, circleId, actor)
+    limitInvitationEmails(actor)
+    const token = randomToken()
+    const row = await ctx.db.transaction(async (tx) => {
+      const { circle } = await requireAdmin(tx, circleId, actor)
+      const current = await repo.findInvitationInCircle(tx, circleId, invitationId)
+      if (current?.status !== 'PENDING') throw notFound()
+      const updated = await repo.updateInvitation(tx, current.id, {
+        tokenHash: hashToken(token),
+        expiresAt: newExpiry(),
+      })
+      await queueInvitationEmail(tx, current.email, { inviter: actor, circleName: circle.name, token })
+      return updated ?? current
+    })
+    ctx.nudgeMail()
+    ctx.log.info({ circleId, invitationId, by: actor.id }, 'invitation resent')
+    return toInvitation(row)
+  }
+
+  async function cancel(actor: TUser, circleId: string, invitationId: string): Promise<void> {
+    await requireAdmin(ctx.db, circleId, actor)
+    const current = await repo.findInvitationInCircle(ctx.db, circleId, invitationId)
+    if (current?.status !== 'PENDING') throw notFound()
+    await repo.updateInvitation(ctx.db, current.id, { status: 'CANCELLED' })
+    ctx.log.info({ circleId, invitationId, by: actor.id }, 'invitation cancelled')
+  }
+
+  /** What the invitee sees before accepting; the token itself is the credential, no session needed. */
+  async function verify(rawToken: string): Promise<TInvitationPreview> {
+    const found = await repo.findInvitationByTokenHash(ctx.db, hashToken(rawToken))
+    if (!found || found.invitation.status === 'CANCELLED') throw invitationNotFound()
+    const status = invitationStatus(found.invitation)
+    if (status === 'EXPIRED') throw invitationExpired()
+    return {
+      ...toInvitation(found.invitation),
+      circleId: found.invitation.circleId,
+      circleName: found.circleName,
+      name: found.inviterName,
+    }
+  }
+
+  /**
+   * Adds the membership once. Any signed-in user holding the token may accept (the web app warns when
+   * the emails differ); a repeat by a member answers alreadyMember instead of failing.
+   */
+  async function accept(actor: TUser, rawToken: string): Promise<TAcceptInvitationResponse> {
+    const result = await ctx.db.transaction(async (tx) => {
+      const found = await repo.findInvitationByTokenHash(tx, hashToken(rawToken), true)
+      if (!found || found.invitation.status === 'CANCELLED') throw invitationNotFound()
+      const { invitation } = found
+      await circles.lockCircle(tx, invitation.circleId)
+      const isMember = Boolean(await circles.findMembership(tx, invitation.circleId, actor.id))
+      const circle = { id: invitation.circleId, name: found.circleName }
+
+      if (invitation.status === 'ACCEPTED') {
+        if (isMember) return { circle, alreadyMember: true, joined: false }
+        throw new AppError('INVITATION_ACCEPTED', MESSAGES.invitationAlreadyAccepted)
+      }
+      if (invitationStatus(invitation) === 'EXPIRED') throw invitationExpired()
+      if (!isMember) {
+        await assertRoomFor(tx, invitation.circleId)
+        await circles.addMember(tx, invitation.circleId, actor.id)
+      }
+      await repo.updateInvitation(tx, invitation.id, {
+        status: 'ACCEPTED',
+        acceptedAt: new Date(),
+        acceptedById: actor.id,
+      })
+      return { circle, alreadyMember: isMember, joined: !isMember }
+    })
+    if (result.joined) {
+      ctx.log.info({ circleId: result.circle.id, userId: actor.id }, 'invitation accepted')
+      ctx.events.publish('membership.started', { circleId: result.circle.id, userId: actor.id })
+    }
+    return {
+      success: true,
+      circle: result.circle,
+      alreadyMember: result.alreadyMember,
+      message: result.alreadyMember ? MESSAGES.alreadyMemberWelcome : MESSAGES.joinedCircle,
+    }
+  }
+
+  return { inviteByEmail, createQrInvitation, listPending, resend, cancel, verify, accept }
+}
+
+export type InvitationsService = ReturnType<typeof createInvitationsService>
+
+/** Registration asks this: the email a live invitation token was sent to (spec 000 §4). */
+export const invitationLookup: InvitationLookup = {
+  async findPendingEmail(rawToken, tx) {
+    const found = await repo.findInvitationByTokenHash(tx, hashToken(rawToken))
+    if (!found || invitationStatus(found.invitation) !== 'PENDING') return null
+    return found.invitation.email
+  },
+}
