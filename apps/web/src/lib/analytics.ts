@@ -3,7 +3,7 @@ import { hasAnalyticsConsent, subscribeConsentRecord } from '@/lib/consent-recor
 export type AnalyticsProps = Record<string, string | number | boolean>
 
 /** Names of the events we send; page views go through pageView. */
-export type AnalyticsEventName = 'circle_created' | 'circle_joined'
+export type AnalyticsEventName = 'circle_created' | 'circle_joined' | 'circle_invite_sent' | 'circle_left'
 
 /** What a real analytics service plugs in (spec 000 §4: nothing is sent without consent). */
 export interface AnalyticsProvider {

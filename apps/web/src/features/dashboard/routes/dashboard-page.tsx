@@ -1,9 +1,12 @@
+import { useEffect, useState } from 'react'
 import { ArrowLeftRight, CircleDashed, Package, UsersRound, type LucideIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
+import { Navigate } from 'react-router'
 import { Badge } from '@/components/ui/badge'
 import { Card } from '@/components/ui/card'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
+import { invitationEmail, pendingInvitationToken } from '@/lib/session'
 
 const NEXT_STEPS: ReadonlyArray<{ key: 'circle' | 'items' | 'handover'; icon: LucideIcon }> = [
   { key: 'circle', icon: UsersRound },
@@ -12,7 +15,19 @@ const NEXT_STEPS: ReadonlyArray<{ key: 'circle' | 'items' | 'handover'; icon: Lu
 ]
 
 /** Placeholder until the dashboard issue: greets the user and says what will live here. */
+/** Spec 000 §2: an invitation still waiting from before sign-in wins over the dashboard. */
 export function DashboardPage() {
+  const [pendingToken] = useState(() => pendingInvitationToken.get())
+  useEffect(() => {
+    if (!pendingToken) return
+    pendingInvitationToken.clear()
+    invitationEmail.clear()
+  }, [pendingToken])
+  if (pendingToken) return <Navigate to={`/join?token=${encodeURIComponent(pendingToken)}`} replace />
+  return <Dashboard />
+}
+
+function Dashboard() {
   const { t } = useTranslation('dashboard')
   const { user } = useSession()
   useDocumentTitle(t('documentTitle'))
