@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
 import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -78,24 +79,30 @@ export default tseslint.config(
     },
   },
   // One-way imports in the web app: lib/components <- features <- app; no feature reaches into another.
-  {
-    files: ['apps/web/src/features/*/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
+  // One block per feature and folder depth, since a rule's options do not merge across blocks.
+  ...readdirSync(new URL('./apps/web/src/features', import.meta.url)).flatMap((feature) =>
+    [0, 1, 2, 3].map((depth) => {
+      const up = '../'.repeat(depth + 1)
+      return {
+        files: [`apps/web/src/features/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+        rules: {
+          'no-restricted-imports': [
+            'error',
             {
-              group: ['@/app/*', '../../app/*', '../../../app/*'],
-              message: 'Features must not import the app layer.',
-            },
-            {
-              group: ['../../*/**', '@/features/*/**'],
-              message: "A feature must not import another feature's internals.",
+              patterns: [
+                {
+                  group: ['@/app/*', `${up}../app/*`],
+                  message: 'Features must not import the app layer.',
+                },
+                {
+                  group: ['@/features/*/**', `!@/features/${feature}/**`, `${up}*/**`],
+                  message: "A feature must not import another feature's internals.",
+                },
+              ],
             },
           ],
         },
-      ],
-    },
-  },
+      }
+    }),
+  ),
 )

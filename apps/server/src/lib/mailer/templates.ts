@@ -80,7 +80,7 @@ const circleInvitation: Template<InvitationData> = {
     preheader: `Tritt ${circleName} bei und teile Dinge mit Menschen, denen du vertraust.`,
     heading: `Tritt ${circleName} bei`,
     paragraphs: [
-      `${inviterName} hat dich in den Circle „${circleName}“ bei Circles eingeladen. Dort verleihen und übergeben sich die Mitglieder Dinge, und jede Übergabe wird festgehalten.`,
+      `${inviterName} hat dich in den Kreis „${circleName}“ bei Circles eingeladen. Dort verleihen und übergeben sich die Mitglieder Dinge, und jede Übergabe wird festgehalten.`,
       'Wenn du noch kein Konto hast, kannst du über den Link eines mit dieser E-Mail-Adresse anlegen.',
     ],
     action: { label: 'Einladung annehmen', url: link },

@@ -1,0 +1,58 @@
+import { MESSAGES } from '@circles/shared'
+import { ApiError } from '@/lib/api-client'
+import { notify } from '@/lib/notify'
+import { translateServerError } from '@/lib/server-errors'
+
+/**
+ * A failed invitation action (spec 001 §8): the server's message in the user's language if it sent
+ * one, else the error's own message (e.g. a network failure), else the action's fallback.
+ */
+export function invitationFailureText(error: unknown, fallback: string = MESSAGES.anErrorOccurred): string {
+  if (error instanceof ApiError) {
+    const data = error.data
+    const message =
+      typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : undefined
+    if (typeof message === 'string' && message.trim()) return translateServerError(message)
+    if (error.code === 'NETWORK_ERROR') return error.message
+    return translateServerError(fallback)
+  }
+  if (error instanceof Error && error.message) return error.message
+  return translateServerError(fallback)
+}
+
+/**
+ * The PNG's name: "invitation-<email>.png", e.g. invitation-ada@example.com.png. Only letters, digits
+ * and . _ + - @ stay; anything else (slashes, quotes, spaces) becomes "-", so no address can make a
+ * path or an odd name on any system.
+ */
+export function qrFileName(email: string): string {
+  const safe = email
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9@._+-]+/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '')
+  return `invitation-${safe || 'invitee'}.png`
+}
+
+/** The validation toast on screen, if any: a second failed submit replaces it instead of stacking. */
+let validationToast: string | number | undefined
+
+export function showValidationToast(message: string): void {
+  if (validationToast !== undefined) notify.dismiss(validationToast)
+  validationToast = notify.error(translateServerError(message))
+}
+
+export function dismissValidationToast(): void {
+  if (validationToast !== undefined) notify.dismiss(validationToast)
+  validationToast = undefined
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Calendar days from `now` to `iso` in the local time zone (tomorrow = 1). */
+export function daysUntil(iso: string, now: Date = new Date()): number {
+  const date = new Date(iso)
+  const end = new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime()
+  return Math.round((end - start) / DAY_MS)
+}
