@@ -1,7 +1,7 @@
 import { MESSAGES } from '@circles/shared'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { initI18n } from '@/lib/i18n'
-import { fieldErrorText, firstErrorMessage } from './form-errors'
+import { fieldErrorText } from './form-errors'
 import type { AuthT } from './use-auth-translation'
 
 const t: AuthT = (key) => `[${key}]`
@@ -9,17 +9,6 @@ const t: AuthT = (key) => `[${key}]`
 beforeAll(async () => {
   const i18n = await initI18n('en')
   await i18n.changeLanguage('en')
-})
-
-describe('firstErrorMessage', () => {
-  it('follows the order of the fields on screen, not the order errors arrived in', () => {
-    const errors = {
-      confirmPassword: { type: 'custom', message: MESSAGES.passwordsDontMatch },
-      name: { type: 'custom', message: MESSAGES.nameMin },
-    }
-    expect(firstErrorMessage(errors, ['name', 'email', 'password', 'confirmPassword'])).toBe(MESSAGES.nameMin)
-    expect(firstErrorMessage({}, ['name'])).toBeUndefined()
-  })
 })
 
 describe('fieldErrorText', () => {

@@ -13,7 +13,7 @@ import { AuthLayout } from '../components/auth-layout'
 import { SubmitButton } from '../components/submit-button'
 import { TextLink } from '../components/text-link'
 import { failureMessage } from '../lib/api-errors'
-import { dismissFormToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
+import { dismissValidationToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { EmailInput } from '../components/auth-inputs'
 
@@ -39,7 +39,7 @@ export function ForgotPasswordPage() {
 
   const onSubmit = handleSubmit(
     (values) => {
-      dismissFormToast()
+      dismissValidationToast()
       setFailure(null)
       requestReset.mutate(values, {
         onSuccess: () => setSent(true),

@@ -26,7 +26,7 @@ import { TextLink } from '../components/text-link'
 import { failureMessage, isApiError } from '../lib/api-errors'
 import {
   authMessage,
-  dismissFormToast,
+  dismissValidationToast,
   fieldErrorText,
   toastFirstError,
   toastFormMessage,
@@ -93,7 +93,7 @@ export function LoginPage() {
   }, [mode, setFocus])
 
   const changeMode = (next: LoginMode) => {
-    dismissFormToast()
+    dismissValidationToast()
     setMode(next)
     setUnverified(false)
     clearErrors()
@@ -133,7 +133,7 @@ export function LoginPage() {
   }
 
   const signIn = handleSubmit((values) => {
-    dismissFormToast()
+    dismissValidationToast()
     const email = values.email.trim().toLowerCase()
     login.mutate(
       { email, password: values.password, rememberMe: values.rememberMe },

@@ -22,7 +22,7 @@ import { Emphasized } from '../components/emphasized'
 import { SubmitButton } from '../components/submit-button'
 import { TextLink } from '../components/text-link'
 import { failureMessage, isApiError } from '../lib/api-errors'
-import { dismissFormToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
+import { dismissValidationToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
 import { safeReturnPath } from '../lib/redirects'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useClientSearchParams } from '../lib/use-client-search-params'
@@ -56,7 +56,7 @@ export function RegisterPage() {
 
   const onSubmit = handleSubmit(
     (values) => {
-      dismissFormToast()
+      dismissValidationToast()
       setFailure(null)
       registration.mutate(
         {

@@ -16,7 +16,7 @@ import { SubmitButton } from '../components/submit-button'
 import { TextLink } from '../components/text-link'
 import { failureMessage, isApiError } from '../lib/api-errors'
 import { formatCountdown, retryAfterSeconds } from '../lib/countdown'
-import { dismissFormToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
+import { dismissValidationToast, fieldErrorText, toastFirstError } from '../lib/form-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useCountdown } from '../lib/use-countdown'
 import { EmailInput } from '../components/auth-inputs'
@@ -47,7 +47,7 @@ export function ResendVerificationPage() {
 
   const onSubmit = handleSubmit(
     (values) => {
-      dismissFormToast()
+      dismissValidationToast()
       setFailure(null)
       resend.mutate(values, {
         onSuccess: () => setSentTo(values.email),

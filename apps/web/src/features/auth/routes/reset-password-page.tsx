@@ -14,7 +14,7 @@ import { AuthLayout } from '../components/auth-layout'
 import { CheckingState } from '../components/checking-state'
 import { SubmitButton } from '../components/submit-button'
 import { failureMessage, isApiError } from '../lib/api-errors'
-import { dismissFormToast, fieldErrorText, toastFirstError, toastFormMessage } from '../lib/form-errors'
+import { dismissValidationToast, fieldErrorText, toastFirstError, toastFormMessage } from '../lib/form-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 import { useClientSearchParams } from '../lib/use-client-search-params'
 import { AuthPasswordInput } from '../components/auth-inputs'
@@ -99,7 +99,7 @@ export function ResetPasswordPage() {
 
   const onSubmit = handleSubmit(
     (values) => {
-      dismissFormToast()
+      dismissValidationToast()
       setFailure(null)
       if (!token) return toastFormMessage(MESSAGES.resetTokenInvalid, t)
       resetPassword.mutate(

@@ -2,6 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import { ArrowLeft, CloudOff, RotateCw } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { NotFoundMessage } from '@/components/not-found-message'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { translateServerError } from '@/lib/server-errors'
@@ -39,49 +40,20 @@ export function ErrorState({ onRetry, retryLabel }: { onRetry(): void; retryLabe
   )
 }
 
-/** The logo's two circles drifted apart, like the app's 404 page. */
-function LostCircles() {
-  return (
-    <svg
-      viewBox="0 0 96 48"
-      fill="none"
-      aria-hidden="true"
-      focusable="false"
-      className="h-12 w-24 text-accent"
-    >
-      <circle cx="26" cy="24" r="18" stroke="currentColor" strokeWidth="4" />
-      <circle
-        cx="70"
-        cy="24"
-        r="18"
-        stroke="currentColor"
-        strokeWidth="4"
-        strokeOpacity="0.45"
-        strokeDasharray="6 7"
-        strokeLinecap="round"
-      />
-    </svg>
-  )
-}
-
 /** A circle that does not exist, or not for this user (spec 001 §2): the 404 text and a way back. */
 export function NotFoundState() {
   const { t } = useTranslation('circles')
-  const { t: tCommon } = useTranslation()
   return (
     <div className="flex flex-1 items-center justify-center py-8 sm:py-16">
-      <div className="flex max-w-md flex-col items-center gap-4 text-center">
-        <LostCircles />
-        <p className="font-mono text-xs text-fg-subtle">{tCommon('notFound.code')}</p>
-        <div className="mb-2 flex flex-col gap-3">
-          <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{t('states.notFoundTitle')}</h1>
-          <p className="text-base text-balance text-fg">{tCommon('notFound.message')}</p>
-        </div>
-        <Link to="/dashboard" className={buttonClasses({ size: 'lg' })}>
-          <ArrowLeft aria-hidden="true" className="rtl:rotate-180" />
-          {t('states.backToDashboard')}
-        </Link>
-      </div>
+      <NotFoundMessage
+        title={t('states.notFoundTitle')}
+        action={
+          <Link to="/dashboard" className={buttonClasses({ size: 'lg' })}>
+            <ArrowLeft aria-hidden="true" className="rtl:rotate-180" />
+            {t('states.backToDashboard')}
+          </Link>
+        }
+      />
     </div>
   )
 }

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { trackEvent } from '@/lib/analytics'
 import { testUser } from '@/test/tokens'
-import { daysAgo, json, mockApi, renderCirclesPage, sentBodies, toasts } from '../lib/render-circles-page'
+import { daysAgo, json, mockApi, renderCirclesPage, sentBodies, toasts } from '../test/render-circles-page'
 
 vi.mock('@/lib/analytics', () => ({ trackEvent: vi.fn() }))
 // The invitations panel has its own tests; here it only marks where it sits.
@@ -123,7 +123,7 @@ describe('circle detail', () => {
 
   it('lets the admin edit name and description inline: first error, save, cancel', async () => {
     let current = circle()
-    const { fetchMock } = mockApi({
+    const fetchMock = mockApi({
       [detailKey]: () => json(200, { circle: current }),
       [`PUT /api/circles/${CIRCLE_ID}`]: (body) => {
         const { name, description } = body as { name: string; description?: string }
@@ -177,7 +177,7 @@ describe('circle detail', () => {
 
   it('removes a member after confirming, and the list refreshes', async () => {
     let current = circle()
-    const { fetchMock } = mockApi({
+    const fetchMock = mockApi({
       [detailKey]: () => json(200, { circle: current }),
       [`DELETE /api/circles/${CIRCLE_ID}/users/${OTHER.id}`]: () => {
         current = circle({ users: current.users.filter((m) => m.userId !== OTHER.id) })
@@ -199,7 +199,7 @@ describe('circle detail', () => {
   })
 
   it('keeps the member when the removal is cancelled', async () => {
-    const { fetchMock } = mockApi({ [detailKey]: () => json(200, { circle: circle() }) })
+    const fetchMock = mockApi({ [detailKey]: () => json(200, { circle: circle() }) })
     await renderCirclesPage(`/circles/${CIRCLE_ID}`)
     await screen.findByRole('heading', { level: 1 })
     fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Remove' }))
@@ -210,7 +210,7 @@ describe('circle detail', () => {
 
   it('transfers ownership after confirming; the page then shows the member view', async () => {
     let current = circle()
-    const { fetchMock } = mockApi({
+    const fetchMock = mockApi({
       [detailKey]: () => json(200, { circle: current }),
       [`POST /api/circles/${CIRCLE_ID}/transfer`]: () => {
         current = circle({
@@ -246,7 +246,7 @@ describe('circle detail', () => {
       adminId: OTHER.id,
       users: [member(OTHER, 'ADMIN', daysAgo(90)), member(testUser, 'MEMBER', daysAgo(1))],
     })
-    const { fetchMock } = mockApi({
+    const fetchMock = mockApi({
       [detailKey]: () => json(200, { circle: asMember }),
       [`POST /api/circles/${CIRCLE_ID}/leave`]: () => json(200, { message: MESSAGES.leftCircle }),
       'GET /api/circles': () => json(200, { circles: [] }),
@@ -277,7 +277,7 @@ describe('circle detail', () => {
   })
 
   it('does not even ask for an id that cannot be a circle', async () => {
-    const { fetchMock } = mockApi({})
+    const fetchMock = mockApi({})
     await renderCirclesPage('/circle/not-a-circle')
     expect(await screen.findByRole('heading', { level: 1, name: 'Circle not found' })).toBeTruthy()
     expect(fetchMock).not.toHaveBeenCalled()

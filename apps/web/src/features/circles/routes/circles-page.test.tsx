@@ -1,7 +1,7 @@
 import { MESSAGES, type TCircleListEntry } from '@circles/shared'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { daysAgo, json, mockApi, renderCirclesPage } from '../lib/render-circles-page'
+import { daysAgo, json, mockApi, renderCirclesPage } from '../test/render-circles-page'
 
 afterEach(() => {
   vi.unstubAllGlobals()

@@ -2,7 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { trackEvent } from '@/lib/analytics'
-import { json, mockApi, renderCirclesPage, sentBodies, toasts } from '../lib/render-circles-page'
+import { json, mockApi, renderCirclesPage, sentBodies, toasts } from '../test/render-circles-page'
 
 vi.mock('@/lib/analytics', () => ({ trackEvent: vi.fn() }))
 
@@ -28,7 +28,7 @@ const created = (name: string, description: string | null = null) => ({
 
 describe('/circles/create', () => {
   it('checks the name first: required, then at least 3 characters; nothing is sent', async () => {
-    const { fetchMock } = mockApi({})
+    const fetchMock = mockApi({})
     await renderCirclesPage('/circles/create')
     expect(await screen.findByRole('heading', { level: 1, name: 'Create a circle' })).toBeTruthy()
 
@@ -45,7 +45,7 @@ describe('/circles/create', () => {
   })
 
   it('creates the circle: toast, analytics event, and on to the new circle', async () => {
-    const { fetchMock } = mockApi({
+    const fetchMock = mockApi({
       'POST /api/circles': () => json(201, created('Maple Street flat', 'Tools and the ladder')),
     })
     const { router } = await renderCirclesPage('/circles/create')
@@ -63,7 +63,7 @@ describe('/circles/create', () => {
   })
 
   it('leaves an empty description out', async () => {
-    const { fetchMock } = mockApi({ 'POST /api/circles': () => json(201, created('Flat')) })
+    const fetchMock = mockApi({ 'POST /api/circles': () => json(201, created('Flat')) })
     const { router } = await renderCirclesPage('/circles/create')
     await screen.findByRole('heading', { level: 1 })
     fill('Name', 'Flat')

@@ -1,6 +1,5 @@
 import { MESSAGES } from '@circles/shared'
 import { ApiError } from '@/lib/api-client'
-import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 
 /**
@@ -32,19 +31,6 @@ export function qrFileName(email: string): string {
     .replace(/[^a-z0-9@._+-]+/g, '-')
     .replace(/^[.-]+|[.-]+$/g, '')
   return `invitation-${safe || 'invitee'}.png`
-}
-
-/** The validation toast on screen, if any: a second failed submit replaces it instead of stacking. */
-let validationToast: string | number | undefined
-
-export function showValidationToast(message: string): void {
-  if (validationToast !== undefined) notify.dismiss(validationToast)
-  validationToast = notify.error(translateServerError(message))
-}
-
-export function dismissValidationToast(): void {
-  if (validationToast !== undefined) notify.dismiss(validationToast)
-  validationToast = undefined
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next'
 import type { z } from 'zod'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
+import { dismissValidationToast, showValidationToast } from '@/lib/form-errors'
 import { translateServerError } from '@/lib/server-errors'
-import { dismissValidationToast, showValidationToast } from './invitation-text'
 
 const resolver = zodResolver(ZInviteRequest)
 type InviteOutput = z.output<typeof ZInviteRequest>
@@ -35,7 +35,7 @@ export function InviteEmailForm({ label, pending, onSubmit, actions, footer }: I
       onSubmit(values.email)
     },
     (errors) => {
-      if (errors.email?.message) showValidationToast(errors.email.message)
+      if (errors.email?.message) showValidationToast(translateServerError(errors.email.message))
     },
   )
 

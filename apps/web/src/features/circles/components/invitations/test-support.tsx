@@ -4,7 +4,6 @@ import { render } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { Toaster } from 'sonner'
-import { vi } from 'vitest'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
 import { CircleInvitations } from './circle-invitations'
@@ -29,32 +28,7 @@ export async function renderInvitations(language: Language = 'en') {
   )
 }
 
-export function json(status: number, body?: unknown): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  })
-}
-
-type Handler = (body: unknown) => Response | Promise<Response>
-
-/** Replaces fetch with answers per "METHOD /api/path"; an unexpected call fails the test. */
-export function mockApi(handlers: Record<string, Handler>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const key = `${init.method ?? 'GET'} ${String(input)}`
-    const handler = handlers[key]
-    if (!handler) throw new Error(`Unexpected request: ${key}`)
-    return handler(typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined)
-  })
-  vi.stubGlobal('fetch', fetchMock)
-  return fetchMock
-}
-
-/** How often "METHOD /api/path" was called. */
-export function callCount(fetchMock: ReturnType<typeof mockApi>, key: string): number {
-  return fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key)
-    .length
-}
+export { callCount, json, mockApi } from '@/test/mock-api'
 
 export function invitation(overrides: Record<string, unknown> = {}) {
   return {
