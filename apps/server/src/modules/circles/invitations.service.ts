@@ -99,6 +99,7 @@ export function createInvitationsService(ctx: AppContext) {
 
   /** Bound to an email like any invitation, but nothing is sent: the admin shows the QR code. */
   async function createQrInvitation(actor: TUser, circleId: string, email: string) {
+    await requireAdmin(ctx.db, circleId, actor)
     const { invitation, token } = await createInvitation(actor, circleId, email, 'qr')
     return { ...invitation, token }
   }
