@@ -1,5 +1,5 @@
-// API load benchmark: bare Fastify hello vs POST /api/users/login vs an authenticated
-// GET /api/users/status/:id, all in one run on loopback, written to bench/README.md as ratios.
+// API load benchmark: bare Fastify hello vs POST /api/users/login vs authenticated reads (user status,
+// the circle list, a circle's page), all in one run on loopback, written to bench/README.md as ratios.
 // Bounded: each scenario runs DURATION seconds with CONNECTIONS connections, then everything stops.
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -92,6 +92,10 @@ try {
   const login = await json(`${base}/api/users/login`, { email, password })
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`)
   const { token: session, user } = login.body
+  const auth = { authorization: `Bearer ${session}` }
+  const created = await json(`${base}/api/circles`, { name: 'Bench circle', description: 'Benchmark' }, auth)
+  if (created.status !== 201) throw new Error(`create circle failed: ${JSON.stringify(created.body)}`)
+  const circleId = created.body.circle.id
 
   const results = []
   results.push(
@@ -108,7 +112,19 @@ try {
   results.push(
     await run('GET /api/users/status/:id (JWT + user lookup)', {
       url: `${base}/api/users/status/${user.id}`,
-      headers: { authorization: `Bearer ${session}` },
+      headers: auth,
+    }),
+  )
+  results.push(
+    await run('GET /api/circles (memberships + member counts)', {
+      url: `${base}/api/circles`,
+      headers: auth,
+    }),
+  )
+  results.push(
+    await run('GET /api/circles/:id (access check + members)', {
+      url: `${base}/api/circles/${circleId}`,
+      headers: auth,
     }),
   )
 

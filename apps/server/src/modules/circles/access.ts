@@ -1,7 +1,7 @@
 import type { TUser } from '@circles/shared'
 import type { Executor } from '../../db/client'
 import { forbidden, notFound } from '../../lib/errors'
-import { type CircleWithCount, findCircle, findMembership } from './circles.repository'
+import { type CircleWithCount, findCircleForUser } from './circles.repository'
 
 export interface CircleAccess {
   circle: CircleWithCount
@@ -13,11 +13,9 @@ export interface CircleAccess {
  * same 404 as for a circle that does not exist, so outsiders learn nothing, not even that it exists.
  */
 export async function requireMember(db: Executor, circleId: string, actor: TUser): Promise<CircleAccess> {
-  const circle = await findCircle(db, circleId)
-  if (!circle) throw notFound()
-  const membership = await findMembership(db, circleId, actor.id)
-  if (!membership) throw notFound()
-  return { circle, isAdmin: circle.adminId === actor.id }
+  const found = await findCircleForUser(db, circleId, actor.id)
+  if (!found?.isMember) throw notFound()
+  return { circle: found.circle, isAdmin: found.circle.adminId === actor.id }
 }
 
 /** Members who are not the admin get 403: they already know the circle exists. */

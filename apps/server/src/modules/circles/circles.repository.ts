@@ -12,6 +12,20 @@ export interface CircleWithCount extends CircleRow {
   memberCount: number
 }
 
+/** The circle and whether `userId` is a member, in one round trip (the access check of every call). */
+export async function findCircleForUser(db: Executor, id: string, userId: string) {
+  const [row] = await db
+    .select({
+      circle: circles,
+      memberCount,
+      isMember: sql<boolean>`exists (select 1 from circle_members m where m.circle_id = "circles"."id" and m.user_id = ${userId})`,
+    })
+    .from(circles)
+    .where(eq(circles.id, id))
+    .limit(1)
+  return row && { circle: { ...row.circle, memberCount: row.memberCount }, isMember: row.isMember }
+}
+
 export async function findCircle(db: Executor, id: string): Promise<CircleWithCount | undefined> {
   const [row] = await db
     .select({ circle: circles, memberCount })
