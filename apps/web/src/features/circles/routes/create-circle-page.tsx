@@ -61,7 +61,7 @@ export function CreateCirclePage() {
   )
 
   return (
-    <PageContainer className="max-w-2xl gap-4">
+    <PageContainer narrow className="gap-4">
       <BackLink to="/circles">{t('create.back')}</BackLink>
       <div className="rounded-xl border border-border bg-surface p-5 shadow-sm sm:p-8">
         <div className="mb-6 flex flex-col gap-2">
