@@ -10,6 +10,7 @@
  * instance: its initConsent returns the dialog started here, never a second one.
  */
 import { LANGUAGES, type Language } from '@circles/shared'
+import { afterNextPaint } from '@/lib/after-paint'
 import { hasConsentCookie } from '@/lib/consent-cookie'
 import { initPwaInstall } from '@/lib/pwa-install'
 
@@ -25,19 +26,17 @@ function pageLanguage(): Language {
 /** vanilla-cookieconsent inserts its dialog invisible and starts fading it in this much later. */
 const CONSENT_FADE_IN_DELAY_MS = 100
 
-/**
- * Resolves once the consent dialog, if it is open, has been painted: after its fade-in has started and
- * the next frame is out. At once in a hidden tab, which paints no frames.
- */
-function consentDialogPainted(): Promise<void> {
-  if (document.visibilityState === 'hidden') return Promise.resolve()
-  if (!document.documentElement.classList.contains('show--consent')) return Promise.resolve()
-  return new Promise((resolve) =>
-    setTimeout(() => requestAnimationFrame(() => setTimeout(resolve, 0)), CONSENT_FADE_IN_DELAY_MS),
-  )
+/** Resolves once the consent dialog, if it is open, has been painted: after its fade-in has started. */
+async function consentDialogPainted(): Promise<void> {
+  if (!document.documentElement.classList.contains('show--consent')) return
+  if (document.visibilityState === 'hidden') return
+  await new Promise((resolve) => setTimeout(resolve, CONSENT_FADE_IN_DELAY_MS))
+  await afterNextPaint()
 }
 
-const consentShown = import('@/lib/consent')
+// The prerendered page paints first; then the consent loads.
+const consentShown = afterNextPaint()
+  .then(() => import('@/lib/consent'))
   .then(({ initConsent }) => initConsent(pageLanguage()))
   .then(consentDialogPainted)
   // Without the dialog the app still starts (and tries the consent again itself).
