@@ -1,6 +1,7 @@
 // Runs after `vite build`: renders the public pages (entry-server.tsx) in English and German into
 // dist/prerender/<lang>/<page>.html, which the server sends in the visitor's language. The pages without
-// forms ship without React: a small script (src/static-page-entry.ts) instead of the app. Every page gets
+// forms ship without React: a small script (src/static-page-entry.ts) instead of the app. The pages with
+// forms load src/hydrated-page-entry.ts, which starts the cookie consent and then the app. Every page gets
 // its CSS inline and its font preloaded, so nothing blocks the first paint.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
