@@ -51,6 +51,8 @@ function startApp(dataDir, port) {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // Lighthouse loads every page several times; past a few pages the rate limiter answered 429.
+      RATE_LIMITS: 'off',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
@@ -84,14 +86,23 @@ async function initialJsGzipBytes(base, pagePath) {
   return { bytes, files: urls.size }
 }
 
+/** One Lighthouse run; a run that failed as a whole (e.g. NO_NAVSTART on a busy machine) is repeated. */
+async function runLighthouse(chrome, url, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+    })
+    const error = result.lhr.runtimeError?.code
+    if (!error || attempt >= attempts) return result.lhr
+    console.log(`${url}: Lighthouse failed (${error}), running it again`)
+  }
+}
+
 async function audit(chrome, url) {
-  const result = await lighthouse(url, {
-    port: chrome.port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: CATEGORIES,
-  })
-  const lhr = result.lhr
+  const lhr = await runLighthouse(chrome, url)
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
   )
