@@ -105,7 +105,15 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     emptyOutDir: true,
+    // scripts/prerender.mjs looks up the entry of the hydrated prerendered pages here.
+    manifest: true,
     rolldownOptions: {
+      // The app (index.html), and the script of the prerendered pages that hydrate, which loads the app
+      // after the consent dialog: one build, so both share the consent module (docs/decisions/0007).
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'hydrated-page': fileURLToPath(new URL('./src/hydrated-page-entry.ts', import.meta.url)),
+      },
       output: {
         // React changes less often than our code: its own chunk stays cached across deploys.
         codeSplitting: {

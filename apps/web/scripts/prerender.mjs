@@ -1,6 +1,7 @@
 // Runs after `vite build`: renders the public pages (entry-server.tsx) in English and German into
 // dist/prerender/<lang>/<page>.html, which the server sends in the visitor's language. The pages without
-// forms ship without React: a small script (src/static-page-entry.ts) instead of the app. Every page gets
+// forms ship without React: a small script (src/static-page-entry.ts) instead of the app. The pages with
+// forms load src/hydrated-page-entry.ts, which starts the cookie consent and then the app. Every page gets
 // its CSS inline and its font preloaded, so nothing blocks the first paint.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -52,6 +53,25 @@ const manifest = JSON.parse(await readFile(path.join(dist, '.vite/static-page-ma
 const staticEntry = manifest['src/static-page-entry.ts']
 const staticTags = `<script type="module" crossorigin src="/${staticEntry.file}"></script>`
 
+// The pages that hydrate load the app through their own small entry, which starts the cookie consent
+// first (src/hydrated-page-entry.ts; one build with the app, see vite.config.ts).
+const appManifest = JSON.parse(await readFile(path.join(dist, '.vite/manifest.json'), 'utf8'))
+function staticImports(key, seen = new Set()) {
+  for (const dependency of appManifest[key].imports ?? []) {
+    if (seen.has(dependency)) continue
+    seen.add(dependency)
+    staticImports(dependency, seen)
+  }
+  return seen
+}
+const hydratedEntryKey = 'src/hydrated-page-entry.ts'
+const hydratedTags = [
+  `<script type="module" crossorigin src="/${appManifest[hydratedEntryKey].file}"></script>`,
+  ...[...staticImports(hydratedEntryKey)].map(
+    (key) => `<link rel="modulepreload" crossorigin href="/${appManifest[key].file}">`,
+  ),
+].join('\n    ')
+
 // 3. Every public page in every language.
 const { render, PRERENDERED_PATHS } = await import(pathToFileURL(path.join(ssrOut, 'entry-server.js')).href)
 const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
@@ -80,14 +100,12 @@ function page(template, { html, title, language, isStatic }) {
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
     .replace(/(<meta\s+name="description"\s+content=")[^"]*(")/, `$1${escapeHtml(DESCRIPTIONS[language])}$2`)
     .replace('<div id="root"></div>', `<div id="root">${html}</div>`)
-  if (isStatic) {
-    // No React here: drop the app's entry and preloads, add the small script.
-    out = out
-      .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
-      .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-      .replace('</head>', `    ${staticTags}\n  </head>`)
-      .replaceAll(DEFAULT_CONTACT_EMAIL, CONTACT_EMAIL_PLACEHOLDER)
-  }
+  // Either no React (static pages) or React after the consent dialog: the app's entry and preloads go.
+  out = out
+    .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+    .replace('</head>', `    ${isStatic ? staticTags : hydratedTags}\n  </head>`)
+  if (isStatic) out = out.replaceAll(DEFAULT_CONTACT_EMAIL, CONTACT_EMAIL_PLACEHOLDER)
   return out
 }
 

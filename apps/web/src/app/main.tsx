@@ -1,8 +1,9 @@
-import '@/app/styles.css'
+// The stylesheet is linked from index.html, not imported here: the prerendered pages carry it inline and
+// load this module later (hydrated-page-entry.ts), which must not fetch it a second time.
 // First: configures zod before any schema is parsed.
 import '@/lib/zod-config'
 import { LANGUAGES, type Language } from '@circles/shared'
-import { StrictMode } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
 import { AppProviders } from '@/app/providers'
@@ -45,7 +46,8 @@ const startLanguage: Language =
   pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
 
 // The consent dialog is often the largest thing on a first visit: start it now, beside the app, not
-// after hydration (shell-services.ts calls the same, idempotent, init again).
+// after hydration (shell-services.ts calls the same, idempotent, init again). On the prerendered pages
+// hydrated-page-entry.ts has started it already; this returns that one.
 void import('@/lib/consent').then(({ initConsent }) => initConsent(startLanguage))
 
 const app = (
@@ -60,7 +62,11 @@ const app = (
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
     await routeResolved()
-    hydrateRoot(container, app)
+    // As a transition, hydration yields to the browser every few milliseconds instead of blocking the
+    // main thread for the whole page; the prerendered page is already visible meanwhile.
+    startTransition(() => {
+      hydrateRoot(container, app)
+    })
     // The server chose by cookie and Accept-Language; should the browser's own rule say otherwise
     // (spec 000 §4), follow it now that the markup is ours.
     const preferred = pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])

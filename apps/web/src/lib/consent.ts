@@ -8,13 +8,14 @@ import 'vanilla-cookieconsent/dist/cookieconsent.css'
 import '@/lib/consent.css'
 import { LANGUAGES, LIMITS, type Language } from '@circles/shared'
 import * as CookieConsent from 'vanilla-cookieconsent'
+import { CONSENT_COOKIE_NAME } from '@/lib/consent-cookie'
 import { clearConsentRecord, writeConsentRecord } from '@/lib/consent-record'
 import { COOKIE_PREFERENCES_EVENT } from '@/lib/shell-events'
 import type englishConsentTexts from '@/locales/en/consent.json'
 
 export type ConsentTexts = typeof englishConsentTexts
 
-export const CONSENT_COOKIE_NAME = 'cc_cookie'
+export { CONSENT_COOKIE_NAME }
 export const ANALYTICS_CATEGORY = 'analytics'
 
 /**

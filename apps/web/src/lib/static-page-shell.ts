@@ -7,6 +7,7 @@
  *   void startStaticPageShell()
  */
 import { LANGUAGES, type Language } from '@circles/shared'
+import { afterNextPaint } from '@/lib/after-paint'
 import { trackPageView } from '@/lib/analytics'
 import { trackBannersHeight } from '@/lib/banner-offset'
 import { mountInstallBanner, type InstallBannerStrings } from '@/lib/install-banner'
@@ -47,6 +48,8 @@ function pageLanguage(): Language {
 export async function startStaticPageShell(language: Language = pageLanguage()): Promise<void> {
   // Before any await: Chrome fires beforeinstallprompt once, early.
   const install = initPwaInstall()
+  // The page itself is prerendered: its first paint goes first, then the rest loads.
+  await afterNextPaint()
   const consent = import('@/lib/consent').then(({ initConsent }) => initConsent(language))
   const common = await COMMON[language]()
   const stagingHost = document.querySelector<HTMLElement>('[data-staging-banner-host]')
