@@ -274,3 +274,35 @@ describe('POST /api/circles/:id/leave', () => {
     expect((await call('POST', `/api/circles/${circle.id}/leave`, outsider)).statusCode).toBe(404)
   })
 })
+
+describe('every circle call needs a session', () => {
+  it.each([
+    ['GET', '/api/circles'],
+    ['POST', '/api/circles'],
+    ['GET', '/api/circles/:id'],
+    ['PUT', '/api/circles/:id'],
+    ['POST', '/api/circles/:id/users'],
+    ['DELETE', '/api/circles/:id/users/:userId'],
+    ['POST', '/api/circles/:id/transfer'],
+    ['POST', '/api/circles/:id/leave'],
+    ['POST', '/api/circles/:id/invitations/qr'],
+    ['GET', '/api/circles/:id/invitations'],
+    ['POST', '/api/circles/:id/invitations/:invId/resend'],
+    ['DELETE', '/api/circles/:id/invitations/:invId'],
+    ['POST', `/api/circles/invitations/${'ab'.repeat(32)}`],
+  ] as const)('%s %s answers 401 without a token', async (method, pattern) => {
+    const { admin, member, circle } = await circleWithMember()
+    const url = pattern
+      .replace(':id', circle.id)
+      .replace(':userId', member.user.id)
+      .replace(':invId', MISSING_ID)
+    const res = await t.app.inject({
+      method,
+      url,
+      ...(method !== 'GET' &&
+        method !== 'DELETE' && { payload: { name: 'Nope', email: 'x@y.zz', userId: admin.user.id } }),
+    })
+    expect(res.statusCode).toBe(401)
+    expect(res.json().code).toBe('UNAUTHORIZED')
+  })
+})
