@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises'
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
 import { expect, test } from '../support/fixtures'
 import { extractLink, waitForEmail } from '../support/mail'
 import {
@@ -166,6 +168,9 @@ test.describe('invitations', () => {
     expect(download.suggestedFilename()).toBe(`invitation-${member.email}.png`)
     const png = await readFile(await download.path())
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a')
+    // The file is a QR code of exactly the link shown (spec 001 §2: {host}/join?token=…).
+    const image = PNG.sync.read(png)
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(link)
 
     // 'Create Another QR Code' clears the email and the token; a second code for an address without an account.
     await card.getByRole('button', { name: 'Create Another QR Code' }).click()
