@@ -16,6 +16,8 @@ export function markNotAutomated(): void {
 }
 
 export interface A11yOptions {
+  /** CSS selectors to scan, when only part of the page is the subject (default: the whole page). */
+  include?: string[]
   /** CSS selectors to leave out of the scan. */
   exclude?: string[]
   /** axe rule ids to switch off (say why where you use it). */
@@ -80,6 +82,7 @@ export const test = base.extend<{ axe: Axe; consentDecided: boolean }>({
     await use({
       async expectNoA11yViolations(page, options = {}) {
         let builder = new AxeBuilder({ page }).withTags(A11Y_TAGS)
+        for (const selector of options.include ?? []) builder = builder.include(selector)
         for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
         if (options.disableRules?.length) builder = builder.disableRules(options.disableRules)
         const results = await builder.analyze()

@@ -1,8 +1,7 @@
 // Helpers for invitations.spec.ts: circles made through the real API, signing in and out in the browser,
 // and an axe scan of one part of a page. Not a spec itself (Playwright only runs *.spec.ts).
-import { AxeBuilder } from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
-import { A11Y_TAGS, expect } from '../support/fixtures'
+import { expect } from '../support/fixtures'
 import { PASSWORD, logIn, openForm } from './auth-support'
 
 export const HEX64 = /^[0-9a-f]{64}$/
@@ -76,21 +75,4 @@ export async function setLanguage(page: Page, language: 'en' | 'de') {
 /** The admin's invitations card on the circle page. */
 export function invitationsCard(page: Page, language: 'en' | 'de' = 'en') {
   return page.getByRole('region', { name: language === 'en' ? 'Invite people' : 'Leute einladen' })
-}
-
-/**
- * axe (WCAG 2.x A/AA) over one part of the page: the invitations card is ours, the rest of the circle
- * page belongs to its own suite.
- */
-export async function expectAccessiblePart(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page }).withTags(A11Y_TAGS).include(selector).analyze()
-  const summary = results.violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} — ` +
-      violation.nodes
-        .slice(0, 5)
-        .map((node) => node.target.join(' '))
-        .join(' | '),
-  )
-  expect(summary, `axe violations in ${selector} on ${page.url()}`).toEqual([])
 }
