@@ -4,6 +4,8 @@ import type { ReactNode } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { z } from 'zod'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { dismissValidationToast, showValidationToast } from '@/lib/form-errors'
@@ -14,17 +16,29 @@ type InviteOutput = z.output<typeof ZInviteRequest>
 
 interface InviteEmailFormProps {
   label: string
-  /** Disables the field while the call runs. */
+  submitLabel: string
+  submitIcon: ReactNode
+  /** Keeps the field read-only and the submit button spinning while the call runs. */
   pending: boolean
   onSubmit(email: string): void
-  /** The buttons; the first submit button sends the form. */
-  actions: ReactNode
-  /** Under the field, e.g. the server's refusal. */
-  footer?: ReactNode
+  onCancel(): void
+  /** The server's refusal, shown under the field. */
+  error?: string
 }
 
-/** The one email field both panels ask for (ZInviteRequest: required, then a valid address). */
-export function InviteEmailForm({ label, pending, onSubmit, actions, footer }: InviteEmailFormProps) {
+/**
+ * The form both panels show: one email field (ZInviteRequest: required, then a valid address), the
+ * server's refusal if any, submit and cancel.
+ */
+export function InviteEmailForm({
+  label,
+  submitLabel,
+  submitIcon,
+  pending,
+  onSubmit,
+  onCancel,
+  error,
+}: InviteEmailFormProps) {
   const { t } = useTranslation('invitations')
   const form = useForm<TInviteRequest, unknown, InviteOutput>({ resolver, defaultValues: { email: '' } })
   const message = form.formState.errors.email?.message
@@ -56,8 +70,15 @@ export function InviteEmailForm({ label, pending, onSubmit, actions, footer }: I
           />
         )}
       </FormField>
-      {footer}
-      <div className="flex flex-col gap-2 @xs:flex-row @xs:flex-wrap">{actions}</div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <div className="flex flex-col gap-2 @xs:flex-row @xs:flex-wrap">
+        <Button type="submit" loading={pending} icon={submitIcon} className="max-sm:h-11">
+          {submitLabel}
+        </Button>
+        <Button variant="ghost" onClick={onCancel} className="max-sm:h-11">
+          {t('admin.email.cancel')}
+        </Button>
+      </div>
     </form>
   )
 }

@@ -1,8 +1,6 @@
 import { MESSAGES } from '@circles/shared'
 import { Send } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Alert } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
 import { trackEvent } from '@/lib/analytics'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
@@ -36,24 +34,12 @@ export function InviteEmailPanel({ circleId, onClose }: { circleId: string; onCl
     >
       <InviteEmailForm
         label={t('admin.email.label')}
+        submitLabel={t('admin.email.submit')}
+        submitIcon={<Send aria-hidden="true" />}
         pending={invite.isPending}
         onSubmit={send}
-        footer={invite.isError ? <Alert tone="error">{invitationFailureText(invite.error)}</Alert> : null}
-        actions={
-          <>
-            <Button
-              type="submit"
-              loading={invite.isPending}
-              icon={<Send aria-hidden="true" />}
-              className="max-sm:h-11"
-            >
-              {t('admin.email.submit')}
-            </Button>
-            <Button variant="ghost" onClick={onClose} className="max-sm:h-11">
-              {t('admin.email.cancel')}
-            </Button>
-          </>
-        }
+        onCancel={onClose}
+        error={invite.isError ? invitationFailureText(invite.error) : undefined}
       />
     </InvitationPanel>
   )

@@ -2,8 +2,6 @@ import { MESSAGES } from '@circles/shared'
 import { QrCode } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Alert } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
 import { trackEvent } from '@/lib/analytics'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
@@ -56,28 +54,12 @@ export function QrInvitationPanel({ circleId, onClose }: { circleId: string; onC
       ) : (
         <InviteEmailForm
           label={t('admin.qr.label')}
+          submitLabel={t('admin.qr.submit')}
+          submitIcon={<QrCode aria-hidden="true" />}
           pending={create.isPending}
           onSubmit={generate}
-          footer={
-            create.isError ? (
-              <Alert tone="error">{invitationFailureText(create.error, MESSAGES.qrFailed)}</Alert>
-            ) : null
-          }
-          actions={
-            <>
-              <Button
-                type="submit"
-                loading={create.isPending}
-                icon={<QrCode aria-hidden="true" />}
-                className="max-sm:h-11"
-              >
-                {t('admin.qr.submit')}
-              </Button>
-              <Button variant="ghost" onClick={onClose} className="max-sm:h-11">
-                {t('admin.email.cancel')}
-              </Button>
-            </>
-          }
+          onCancel={onClose}
+          error={create.isError ? invitationFailureText(create.error, MESSAGES.qrFailed) : undefined}
         />
       )}
     </InvitationPanel>
