@@ -1,22 +1,15 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
 import { LanguageSwitch } from '@/components/language-switch'
 import { Badge } from '@/components/ui/badge'
 import { Logo } from '@/components/ui/logo'
-import { cn } from '@/lib/class-names'
+import { StatusCard, type StatusCardTone } from '@/components/ui/status-card'
 import { hasOwnChrome } from '@/lib/shell-rules'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useAuthTranslation } from '../lib/use-auth-translation'
 
-export type AuthIconTone = 'accent' | 'success' | 'warning' | 'danger'
-
-const ICON_TONES: Record<AuthIconTone, string> = {
-  accent: 'bg-accent-soft text-accent-text',
-  success: 'bg-success-soft text-success',
-  warning: 'bg-warning-soft text-warning',
-  danger: 'bg-danger-soft text-danger',
-}
+export type AuthIconTone = Exclude<StatusCardTone, 'info'>
 
 export interface AuthLayoutProps {
   /** The tab title, e.g. "Log in · Circles". */
@@ -57,14 +50,6 @@ export function AuthLayout({
   const ownChrome = hasOwnChrome(useLocation().pathname)
   useDocumentTitle(documentTitle)
 
-  const headingRef = useRef<HTMLHeadingElement>(null)
-  const previousFocusKey = useRef(focusKey)
-  useEffect(() => {
-    if (previousFocusKey.current === focusKey) return
-    previousFocusKey.current = focusKey
-    headingRef.current?.focus()
-  }, [focusKey])
-
   return (
     <div className="flex flex-1 flex-col">
       {ownChrome ? (
@@ -85,27 +70,9 @@ export function AuthLayout({
         className="flex flex-1 flex-col items-center px-4 pt-6 pb-12 sm:justify-center sm:px-6 sm:pt-8 sm:pb-20"
       >
         <div className="w-full max-w-[26rem]">
-          <div className="rounded-lg border border-border bg-surface px-5 py-7 shadow-md sm:px-8 sm:py-9">
-            {icon ? (
-              <span
-                className={cn(
-                  'mb-5 inline-flex size-12 items-center justify-center rounded-full [&_svg]:size-6',
-                  ICON_TONES[iconTone],
-                )}
-              >
-                {icon}
-              </span>
-            ) : null}
-            <h1
-              ref={headingRef}
-              tabIndex={-1}
-              className="text-xl font-semibold tracking-tight text-balance text-fg outline-none"
-            >
-              {title}
-            </h1>
-            {intro ? <div className="mt-2 text-sm text-pretty text-fg-muted">{intro}</div> : null}
-            {children ? <div className="mt-7">{children}</div> : null}
-          </div>
+          <StatusCard title={title} intro={intro} icon={icon} iconTone={iconTone} focusKey={focusKey}>
+            {children}
+          </StatusCard>
           {footer ? <div className="mt-6 text-center text-sm text-fg-muted">{footer}</div> : null}
         </div>
       </main>
