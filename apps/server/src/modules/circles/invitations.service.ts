@@ -61,12 +61,16 @@ export function createInvitationsService(ctx: AppContext) {
     })
   }
 
-  /** Both kinds start the same way; one live invitation per address and circle. */
+  /**
+   * Both kinds start the same way; one live invitation per address and circle. Access is checked under
+   * the circle's lock, and only an admin's email invitations count against the rate limit.
+   */
   async function createInvitation(actor: TUser, circleId: string, email: string, type: InvitationType) {
     const token = randomToken()
     const invitation = await ctx.db.transaction(async (tx) => {
       await circles.lockCircle(tx, circleId)
       const { circle } = await requireAdmin(tx, circleId, actor)
+      if (type === 'email') limitInvitationEmails(actor)
       if (await circles.isMemberByEmail(tx, circleId, email)) {
         throw new AppError('ALREADY_MEMBER', MESSAGES.alreadyMember)
       }
@@ -90,8 +94,6 @@ export function createInvitationsService(ctx: AppContext) {
   }
 
   async function inviteByEmail(actor: TUser, circleId: string, email: string): Promise<TInvitation> {
-    await requireAdmin(ctx.db, circleId, actor)
-    limitInvitationEmails(actor)
     const { invitation } = await createInvitation(actor, circleId, email, 'email')
     ctx.nudgeMail()
     return invitation
@@ -99,7 +101,6 @@ export function createInvitationsService(ctx: AppContext) {
 
   /** Bound to an email like any invitation, but nothing is sent: the admin shows the QR code. */
   async function createQrInvitation(actor: TUser, circleId: string, email: string) {
-    await requireAdmin(ctx.db, circleId, actor)
     const { invitation, token } = await createInvitation(actor, circleId, email, 'qr')
     return { ...invitation, token }
   }
@@ -111,11 +112,10 @@ export function createInvitationsService(ctx: AppContext) {
 
   /** A fresh token and a fresh week, sent by email (the old link stops working). */
   async function resend(actor: TUser, circleId: string, invitationId: string): Promise<TInvitation> {
-    await requireAdmin(ctx.db, circleId, actor)
-    limitInvitationEmails(actor)
     const token = randomToken()
     const row = await ctx.db.transaction(async (tx) => {
       const { circle } = await requireAdmin(tx, circleId, actor)
+      limitInvitationEmails(actor)
       const current = await repo.findInvitationInCircle(tx, circleId, invitationId)
       if (current?.status !== 'PENDING') throw notFound()
       const updated = await repo.updateInvitation(tx, current.id, {
