@@ -115,11 +115,15 @@ export default defineConfig({
         'hydrated-page': fileURLToPath(new URL('./src/hydrated-page-entry.ts', import.meta.url)),
       },
       output: {
-        // React changes less often than our code: its own chunk stays cached across deploys.
+        // The big libraries change less often than our code: their own chunks stay cached across deploys,
+        // and hydrated-page-entry.ts evaluates them one task at a time.
         codeSplitting: {
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next)[\\/]/ },
+            { name: 'router', test: /[\\/]node_modules[\\/]react-router[\\/]/ },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
           ],
         },
       },

@@ -28,6 +28,18 @@ beforeAll(async () => {
       )
     }
   }
+  for (const language of ['en', 'de']) {
+    await mkdir(path.join(webDir, 'prerender', language, 'first-visit'), { recursive: true })
+    for (const [folder, body] of [
+      ['', 'login form'],
+      ['first-visit', 'login form with consent dialog'],
+    ] as const) {
+      await writeFile(
+        path.join(webDir, 'prerender', language, folder, 'login.html'),
+        `<!doctype html><html lang="${language}"><head><title>login</title></head><body>${language}:${body}</body></html>`,
+      )
+    }
+  }
   t = await createTestApp({ webDir, env: { CONTACT_EMAIL: 'privacy@circles.test', STAGING: 'on' } })
 })
 afterAll(async () => {
@@ -68,6 +80,18 @@ describe('serving the SPA', () => {
     expect(res.headers['cache-control']).toBe('no-cache')
     // Not prerendered: the app shell.
     expect((await get('/dashboard', { cookie: 'lang=de' })).body).toContain('<div id="root">')
+  })
+
+  it('sends the consent dialog inside the page only to a visitor without a consent cookie', async () => {
+    const get = (cookie?: string) => t.app.inject({ url: '/login', headers: cookie ? { cookie } : {} })
+    expect((await get()).body).toContain('en:login form with consent dialog')
+    expect((await get('lang=de')).body).toContain('de:login form with consent dialog')
+    expect((await get('lang=de; cc_cookie=%7B%7D')).body).toContain('de:login form</body>')
+    expect((await get('my_cc_cookie=1')).body).toContain('with consent dialog')
+    expect((await get()).headers.vary).toBe('Cookie, Accept-Language')
+    // Pages without a first-visit variant are the same for everybody.
+    expect((await t.app.inject('/about')).body).toContain('en:about')
+    expect((await t.app.inject('/first-visit/login')).body).toContain('<div id="root">')
   })
 
   it('puts the runtime config into every page it serves, and never serves HTML files raw', async () => {

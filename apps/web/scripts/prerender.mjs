@@ -1,12 +1,15 @@
 // Runs after `vite build`: renders the public pages (entry-server.tsx) in English and German into
 // dist/prerender/<lang>/<page>.html, which the server sends in the visitor's language. The pages without
 // forms ship without React: a small script (src/static-page-entry.ts) instead of the app. The pages with
-// forms load src/hydrated-page-entry.ts, which starts the cookie consent and then the app. Every page gets
-// its CSS inline and its font preloaded, so nothing blocks the first paint.
+// forms load src/hydrated-page-entry.ts, which starts the cookie consent and then the app; they also carry
+// the first-visit consent dialog (src/lib/consent-prerender.ts), which the server keeps only for visitors
+// without a consent cookie. Every page gets its CSS inline, so nothing blocks the first paint.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import react from '@vitejs/plugin-react'
+import Beasties from 'beasties'
+import { Window } from 'happy-dom'
 import { build } from 'vite'
 
 const webRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -18,6 +21,8 @@ const STATIC_PAGES = new Set(['/', '/about', '/privacy', '/terms'])
 /** What the prerender shows as contact address; the server puts CONTACT_EMAIL in its place on static pages. */
 const DEFAULT_CONTACT_EMAIL = 'hello@circles.example'
 const CONTACT_EMAIL_PLACEHOLDER = '__CIRCLES_CONTACT_EMAIL__'
+/** The class vanilla-cookieconsent puts on <html> while its dialog shows. */
+const CONSENT_SHOWN_CLASS = 'show--consent'
 const DESCRIPTIONS = {
   en: 'Circles helps friends, families and teams lend and hand over physical things within trusted groups, with every handover confirmed and recorded in a tamper-evident ledger.',
   de: 'Mit Circles verleihen und übergeben Freunde, Familien und Teams Dinge in Gruppen, denen sie vertrauen – jede Übergabe bestätigt und fälschungssicher festgehalten.',
@@ -35,7 +40,8 @@ await build({
   ...shared,
   plugins: [react()],
   build: { ssr: 'src/entry-server.tsx', outDir: ssrOut, emptyOutDir: true, minify: false },
-  ssr: { noExternal: ['@circles/shared'] },
+  // vanilla-cookieconsent's `main` is a UMD file, whose exports Node cannot name: bundle its ES module.
+  ssr: { noExternal: ['@circles/shared', 'vanilla-cookieconsent'] },
 })
 
 // 2. The static pages' own script, hashed beside the app's assets.
@@ -73,7 +79,9 @@ const hydratedTags = [
 ].join('\n    ')
 
 // 3. Every public page in every language.
-const { render, PRERENDERED_PATHS } = await import(pathToFileURL(path.join(ssrOut, 'entry-server.js')).href)
+const { render, renderConsentDialog, PRERENDERED_PATHS } = await import(
+  pathToFileURL(path.join(ssrOut, 'entry-server.js')).href
+)
 const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
 
 // The stylesheet goes inline (one round trip less before the first paint). The Inter font is not
@@ -112,19 +120,106 @@ function page(template, { html, title, language, isStatic }) {
   return out
 }
 
-await rm(path.join(dist, 'prerender'), { recursive: true, force: true })
+/**
+ * The consent dialog in each language, rendered by vanilla-cookieconsent itself in a happy-dom window.
+ * Runs after the pages are rendered: React must not find a DOM while it renders them.
+ */
+async function renderConsentDialogs() {
+  const window = new Window({ url: 'http://localhost/' })
+  const globals = {
+    window,
+    document: window.document,
+    navigator: window.navigator,
+    location: window.location,
+    // The library's events must be happy-dom's (Node's own are rejected by its dispatchEvent).
+    Event: window.Event,
+    CustomEvent: window.CustomEvent,
+    EventTarget: window.EventTarget,
+    dispatchEvent: window.dispatchEvent.bind(window),
+    requestAnimationFrame: (callback) => setTimeout(callback, 0),
+  }
+  const saved = Object.fromEntries(
+    Object.keys(globals).map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]),
+  )
+  for (const [name, value] of Object.entries(globals)) {
+    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true })
+  }
+  try {
+    const dialogs = {}
+    for (const language of LANGUAGES) dialogs[language] = await renderConsentDialog(language)
+    return dialogs
+  } finally {
+    for (const [name, descriptor] of Object.entries(saved)) {
+      if (descriptor) Object.defineProperty(globalThis, name, descriptor)
+      else delete globalThis[name]
+    }
+    await window.happyDOM.close()
+  }
+}
+
+const consentCssFile = appManifest['src/lib/consent.ts']?.css?.[0]
+if (!consentCssFile) throw new Error('no stylesheet for src/lib/consent.ts in the build manifest')
+const consentCss = await readFile(path.join(dist, consentCssFile), 'utf8')
+
+/**
+ * The rules of the consent stylesheet that the dialog uses (beasties matches the selectors against it):
+ * about a third. The whole sheet, with the preferences, arrives with the consent chunk; it declares no
+ * fonts, so nothing on the page changes then. e2e/tests/critical-css.spec.ts checks that nothing is missed.
+ */
+async function dialogCss(dialog) {
+  const beasties = new Beasties({
+    reduceInlineStyles: true,
+    keyframes: 'all',
+    compress: true,
+    logLevel: 'warn',
+  })
+  const html = `<html class="${CONSENT_SHOWN_CLASS}"><head><style>${consentCss}</style></head><body>${dialog}</body></html>`
+  const pruned = await beasties.process(html)
+  const css = pruned.match(/<style>([\s\S]*)<\/style>/)?.[1]
+  if (!css) throw new Error('beasties left no CSS for the consent dialog')
+  return css
+}
+
+/**
+ * A hydrating page as a first visit gets it: the consent dialog shown from the first paint, with its CSS
+ * inline (hydrated-page-entry.ts then lets the library take the dialog over, lib/consent.ts).
+ */
+async function firstVisitPage(html, dialog) {
+  return (
+    html
+      .replace(/<html lang="([^"]*)"/, `<html lang="$1" class="${CONSENT_SHOWN_CLASS}"`)
+      .replace('</head>', `    <style>${await dialogCss(dialog)}</style>\n  </head>`)
+      // First in the body, so that it is parsed before the first paint, not after the page.
+      .replace(/<body([^>]*)>/, `<body$1>\n    ${dialog}`)
+  )
+}
+
+const pages = []
 for (const language of LANGUAGES) {
-  await mkdir(path.join(dist, 'prerender', language), { recursive: true })
   for (const route of PRERENDERED_PATHS) {
     const { html, title } = await render(route, language)
-    const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`
-    const out = page(template, {
-      html,
-      title: title || 'Circles',
+    const isStatic = STATIC_PAGES.has(route)
+    pages.push({
+      route,
       language,
-      isStatic: STATIC_PAGES.has(route),
+      isStatic,
+      html: page(template, { html, title: title || 'Circles', language, isStatic }),
     })
-    await writeFile(path.join(dist, 'prerender', language, file), out)
   }
+}
+const consentDialogs = await renderConsentDialogs()
+
+// prerender/<lang>/<page>.html for every visit; prerender/<lang>/first-visit/<page>.html for requests
+// without a consent cookie, where the page has such a variant (apps/server/src/plugins/spa.ts).
+await rm(path.join(dist, 'prerender'), { recursive: true, force: true })
+for (const language of LANGUAGES) {
+  await mkdir(path.join(dist, 'prerender', language, 'first-visit'), { recursive: true })
+}
+for (const { route, language, isStatic, html } of pages) {
+  const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`
+  await writeFile(path.join(dist, 'prerender', language, file), html)
+  if (isStatic) continue
+  const firstVisit = await firstVisitPage(html, consentDialogs[language])
+  await writeFile(path.join(dist, 'prerender', language, 'first-visit', file), firstVisit)
 }
 console.log(`prerendered ${PRERENDERED_PATHS.length} pages in ${LANGUAGES.join(', ')}`)

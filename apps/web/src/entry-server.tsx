@@ -11,6 +11,8 @@ import { routes } from '@/app/route-table'
 import { i18n, initI18n } from '@/lib/i18n'
 import { serverTitle } from '@/lib/use-document-title'
 
+export { renderConsentDialog } from '@/lib/consent-prerender'
+
 /** The public pages shipped as static HTML in every language: they paint before any JavaScript runs. */
 export const PRERENDERED_PATHS = [
   '/',

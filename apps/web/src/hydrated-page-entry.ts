@@ -1,17 +1,15 @@
 /**
  * The script of the prerendered pages that hydrate (/login, /register, /contact, /forgot-password,
- * /reset-password; docs/decisions/0007-prerendered-public-pages.md). On a first visit the cookie consent
- * dialog is the largest thing on these pages: it starts here, from a few KB, and the app (app/main.tsx,
- * which hydrates the page) loads once the dialog has painted, instead of the dialog waiting for the app.
- * Until the app has hydrated, the prerendered forms cannot be sent: their submit buttons are disabled.
- * A visitor who has chosen already gets the app at once.
+ * /reset-password; docs/decisions/0007 and 0010). The page arrives ready to paint, on a first visit with
+ * the cookie consent dialog in it. After the first paint this entry loads the consent library, which
+ * takes the dialog over, and then the app (app/main.tsx, which hydrates the page). Until the app has
+ * hydrated, the prerendered forms cannot be sent: their submit buttons are disabled.
  *
  * This entry and the app are one build, so the app's `import('@/lib/consent')` gets this same module
  * instance: its initConsent returns the dialog started here, never a second one.
  */
 import { LANGUAGES, type Language } from '@circles/shared'
 import { afterNextPaint } from '@/lib/after-paint'
-import { hasConsentCookie } from '@/lib/consent-cookie'
 import { initPwaInstall } from '@/lib/pwa-install'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before waiting for anything.
@@ -23,23 +21,37 @@ function pageLanguage(): Language {
   return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : 'en'
 }
 
-/** vanilla-cookieconsent inserts its dialog invisible and starts fading it in this much later. */
-const CONSENT_FADE_IN_DELAY_MS = 100
-
-/** Resolves once the consent dialog, if it is open, has been painted: after its fade-in has started. */
-async function consentDialogPainted(): Promise<void> {
-  if (!document.documentElement.classList.contains('show--consent')) return
-  if (document.visibilityState === 'hidden') return
-  await new Promise((resolve) => setTimeout(resolve, CONSENT_FADE_IN_DELAY_MS))
-  await afterNextPaint()
+/** The consent library; it swaps a dialog the page brought for its own in one frame (lib/consent.ts). */
+async function startConsent(): Promise<void> {
+  const { initConsent } = await import('@/lib/consent')
+  await initConsent(pageLanguage())
 }
 
-// The prerendered page paints first; then the consent loads.
-const consentShown = afterNextPaint()
-  .then(() => import('@/lib/consent'))
-  .then(({ initConsent }) => initConsent(pageLanguage()))
-  .then(consentDialogPainted)
-  // Without the dialog the app still starts (and tries the consent again itself).
-  .catch(() => undefined)
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0))
 
-void (hasConsentCookie() ? Promise.resolve() : consentShown).then(() => import('@/app/main'))
+/**
+ * Evaluating the app's modules is the longest work on these pages. The modules that bring the big
+ * libraries (each library in a chunk of its own, vite.config.ts) go first, each in a task of its own, so
+ * that no single task keeps the page from answering for long. Our modules, not the libraries: importing
+ * a library's namespace would keep all of it in the bundle.
+ */
+const APP_PARTS = [
+  () => import('react-dom/client'),
+  () => import('@/lib/zod-config'),
+  () => import('@/lib/i18n'),
+  () => import('@/app/router'),
+  () => import('@/app/providers'),
+]
+
+async function startApp(): Promise<void> {
+  for (const load of APP_PARTS) {
+    await load()
+    await nextTask()
+  }
+  await import('@/app/main')
+}
+
+void afterNextPaint()
+  // Without the consent the app still starts (and tries the consent again itself).
+  .then(() => startConsent().catch(() => undefined))
+  .then(startApp)

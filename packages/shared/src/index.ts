@@ -1,3 +1,4 @@
+export * from './cookies'
 export * from './limits'
 export * from './messages'
 export * from './errors'

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
-import { LANGUAGES, type Language, MESSAGES } from '@circles/shared'
+import { CONSENT_COOKIE_NAME, hasCookie, LANGUAGES, type Language, MESSAGES } from '@circles/shared'
 import type { FastifyInstance } from 'fastify'
 import { pickRequestLanguage } from '../lib/languages'
 
@@ -31,26 +31,38 @@ function normalisePath(pathname: string) {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
 }
 
+/** A prerendered page in one language; `firstVisit` brings the consent dialog (apps/web/scripts/prerender.mjs). */
+interface PrerenderedPage {
+  page: string
+  firstVisit?: string
+}
+
+function readPages(dir: string, config: RuntimeConfig): Map<string, string> {
+  const pages = new Map<string, string>()
+  if (!existsSync(dir)) return pages
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.html')) continue
+    const route = file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`
+    const html = readFileSync(path.join(dir, file), 'utf8')
+      // Static pages (no React to read the meta tag) carry a placeholder for the contact address.
+      .replaceAll(CONTACT_EMAIL_PLACEHOLDER, escapeAttribute(config.contactEmail))
+    pages.set(route, injectRuntimeConfig(html, config))
+  }
+  return pages
+}
+
 /**
  * Prerendered public pages, built by apps/web/scripts/prerender.mjs as prerender/<lang>/<page>.html
- * (`index.html` for `/`). Loaded once at start, with the runtime config already in them.
+ * (`index.html` for `/`), some with a prerender/<lang>/first-visit/<page>.html variant. Loaded once at
+ * start, with the runtime config already in them.
  */
 function loadPrerendered(webDir: string, config: RuntimeConfig) {
-  const pages = new Map<string, Record<Language, string>>()
-  const root = path.join(webDir, 'prerender')
-  if (!existsSync(root)) return pages
+  const pages = new Map<string, Partial<Record<Language, PrerenderedPage>>>()
   for (const language of LANGUAGES) {
-    const dir = path.join(root, language)
-    if (!existsSync(dir)) continue
-    for (const file of readdirSync(dir)) {
-      if (!file.endsWith('.html')) continue
-      const route = file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`
-      const entry = pages.get(route) ?? ({} as Record<Language, string>)
-      const html = readFileSync(path.join(dir, file), 'utf8')
-        // Static pages (no React to read the meta tag) carry a placeholder for the contact address.
-        .replaceAll(CONTACT_EMAIL_PLACEHOLDER, escapeAttribute(config.contactEmail))
-      entry[language] = injectRuntimeConfig(html, config)
-      pages.set(route, entry)
+    const dir = path.join(webDir, 'prerender', language)
+    const firstVisits = readPages(path.join(dir, 'first-visit'), config)
+    for (const [route, page] of readPages(dir, config)) {
+      pages.set(route, { ...pages.get(route), [language]: { page, firstVisit: firstVisits.get(route) } })
     }
   }
   return pages
@@ -67,7 +79,7 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
     indexFile && existsSync(indexFile)
       ? injectRuntimeConfig(readFileSync(indexFile, 'utf8'), config)
       : undefined
-  const prerendered = webDir && indexHtml ? loadPrerendered(webDir, config) : new Map()
+  const prerendered = webDir && indexHtml ? loadPrerendered(webDir, config) : new Map<never, never>()
 
   if (webDir && indexHtml) {
     await app.register(fastifyStatic, {
@@ -104,7 +116,11 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8')
     const page = prerendered.get(pathname)
     if (!page) return reply.send(indexHtml)
-    const language = pickRequestLanguage(request.headers.cookie, request.headers['accept-language'])
-    return reply.header('vary', 'Cookie, Accept-Language').send(page[language] ?? page.en ?? indexHtml)
+    const { cookie } = request.headers
+    const variant = page[pickRequestLanguage(cookie, request.headers['accept-language'])] ?? page.en
+    if (!variant) return reply.send(indexHtml)
+    // A visitor who has not chosen yet gets the cookie consent inside the page.
+    const html = (!hasCookie(cookie, CONSENT_COOKIE_NAME) && variant.firstVisit) || variant.page
+    return reply.header('vary', 'Cookie, Accept-Language').send(html)
   })
 }

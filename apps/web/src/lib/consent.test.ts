@@ -128,3 +128,56 @@ describe('consent dialog', () => {
     expect(readConsentRecord()).toMatchObject({ analytics: true })
   })
 })
+
+describe('a dialog the prerendered page brought along', () => {
+  async function prerenderedDialog(): Promise<string> {
+    const { renderConsentDialog } = await import('@/lib/consent-prerender')
+    const html = await renderConsentDialog('de')
+    CookieConsent.reset()
+    return html
+  }
+
+  function loadPage(dialog: string): void {
+    document.body.insertAdjacentHTML('afterbegin', dialog)
+    document.documentElement.classList.add('show--consent')
+  }
+
+  it('is the library’s own dialog, shown without a fade, in the page’s language', async () => {
+    const html = await prerenderedDialog()
+    const page = new DOMParser().parseFromString(html, 'text/html')
+    expect(
+      page.querySelector('#cc-main[data-prerendered] .cm-wrapper.cc--anim .cm[role="dialog"]'),
+    ).not.toBeNull()
+    expect(page.querySelector('#cm__title')?.textContent).toBe('Cookies bei Circles')
+    expect(document.querySelector('#cc-main')).toBeNull()
+  })
+
+  it('is swapped for the live dialog in the same task, already shown', async () => {
+    loadPage(await prerenderedDialog())
+    const { initConsent } = await freshConsent()
+    await initConsent('en')
+    expect(document.querySelectorAll('#cc-main')).toHaveLength(1)
+    expect(document.querySelector('#cc-main[data-prerendered]')).toBeNull()
+    expect(document.querySelector('#cc-main .cm-wrapper')?.classList.contains('cc--anim')).toBe(true)
+    expect(document.documentElement.classList.contains('show--consent')).toBe(true)
+    button('Reject all').click()
+    await vi.waitFor(() => expect(cookie('cc_cookie')).toBeDefined())
+  })
+
+  it('goes, with its class, when the visitor has chosen already', async () => {
+    const first = await freshConsent()
+    await first.initConsent('en')
+    await vi.waitFor(() => expect(document.querySelector('#cc-main .cm')).not.toBeNull())
+    button('Accept all').click()
+    await vi.waitFor(() => expect(cookie('cc_cookie')).toBeDefined())
+    const chosen = cookie('cc_cookie')!
+
+    const dialog = await prerenderedDialog()
+    document.cookie = `cc_cookie=${chosen}; Path=/`
+    loadPage(dialog)
+    const second = await freshConsent()
+    await second.initConsent('en')
+    expect(document.querySelector('#cc-main')).toBeNull()
+    expect(document.documentElement.classList.contains('show--consent')).toBe(false)
+  })
+})

@@ -6,9 +6,8 @@
  */
 import 'vanilla-cookieconsent/dist/cookieconsent.css'
 import '@/lib/consent.css'
-import { LANGUAGES, LIMITS, type Language } from '@circles/shared'
+import { CONSENT_COOKIE_NAME, LANGUAGES, LIMITS, type Language } from '@circles/shared'
 import * as CookieConsent from 'vanilla-cookieconsent'
-import { CONSENT_COOKIE_NAME } from '@/lib/consent-cookie'
 import { clearConsentRecord, writeConsentRecord } from '@/lib/consent-record'
 import { COOKIE_PREFERENCES_EVENT } from '@/lib/shell-events'
 import germanConsentTexts from '@/locales/de/consent.json'
@@ -16,8 +15,9 @@ import englishConsentTexts from '@/locales/en/consent.json'
 
 export type ConsentTexts = typeof englishConsentTexts
 
-export { CONSENT_COOKIE_NAME }
 export const ANALYTICS_CATEGORY = 'analytics'
+/** Marks the dialog a prerendered page brings along (lib/consent-prerender.ts). */
+export const PRERENDERED_CONSENT_ATTRIBUTE = 'data-prerendered'
 
 /**
  * Cookies an analytics service may set, removed when analytics is declined or withdrawn. None is
@@ -135,6 +135,21 @@ export function syncConsentRecord(): void {
   )
 }
 
+/**
+ * A prerendered page may bring the first-visit dialog (lib/consent-prerender.ts) and the `show--consent`
+ * class. Called right after `run()`, before the browser paints again: the library's own dialog takes the
+ * copy's place without a fade (it is shown at once, like the copy), or, when the library shows none
+ * (the visitor has chosen, or is a bot), the copy and the class go.
+ */
+function replacePrerenderedDialog(): void {
+  const copy = document.querySelector(`#cc-main[${PRERENDERED_CONSENT_ATTRIBUTE}]`)
+  if (!copy) return
+  copy.remove()
+  const live = document.querySelector('#cc-main .cm-wrapper')
+  if (live) live.classList.add('cc--anim')
+  else document.documentElement.classList.remove('show--consent')
+}
+
 let ready: Promise<void> | null = null
 
 /**
@@ -144,7 +159,7 @@ let ready: Promise<void> | null = null
 export function initConsent(language: Language): Promise<void> {
   if (ready) return ready
   window.addEventListener(COOKIE_PREFERENCES_EVENT, () => void showConsentPreferences())
-  ready = CookieConsent.run(consentConfig(language)).then(syncConsentRecord)
+  ready = CookieConsent.run(consentConfig(language)).then(replacePrerenderedDialog).then(syncConsentRecord)
   return ready
 }
 
