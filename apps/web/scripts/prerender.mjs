@@ -164,7 +164,7 @@ const consentCss = await readFile(path.join(dist, consentCssFile), 'utf8')
 /**
  * The rules of the consent stylesheet that the dialog uses (beasties matches the selectors against it):
  * about a third. The whole sheet, with the preferences, arrives with the consent chunk; it declares no
- * fonts, so nothing on the page changes then. e2e/tests/critical-css.spec.ts checks that nothing is missed.
+ * fonts, so nothing on the page changes then. e2e/tests/consent-in-page.spec.ts checks that nothing is missed.
  */
 async function dialogCss(dialog) {
   const beasties = new Beasties({
@@ -184,11 +184,11 @@ async function dialogCss(dialog) {
  * A hydrating page as a first visit gets it: the consent dialog shown from the first paint, with its CSS
  * inline (hydrated-page-entry.ts then lets the library take the dialog over, lib/consent.ts).
  */
-async function firstVisitPage(html, dialog) {
+function firstVisitPage(html, { dialog, css }) {
   return (
     html
       .replace(/<html lang="([^"]*)"/, `<html lang="$1" class="${CONSENT_SHOWN_CLASS}"`)
-      .replace('</head>', `    <style>${await dialogCss(dialog)}</style>\n  </head>`)
+      .replace('</head>', `    <style>${css}</style>\n  </head>`)
       // First in the body, so that it is parsed before the first paint, not after the page.
       .replace(/<body([^>]*)>/, `<body$1>\n    ${dialog}`)
   )
@@ -207,7 +207,10 @@ for (const language of LANGUAGES) {
     })
   }
 }
-const consentDialogs = await renderConsentDialogs()
+const consentDialogs = {}
+for (const [language, dialog] of Object.entries(await renderConsentDialogs())) {
+  consentDialogs[language] = { dialog, css: await dialogCss(dialog) }
+}
 
 // prerender/<lang>/<page>.html for every visit; prerender/<lang>/first-visit/<page>.html for requests
 // without a consent cookie, where the page has such a variant (apps/server/src/plugins/spa.ts).
@@ -219,7 +222,7 @@ for (const { route, language, isStatic, html } of pages) {
   const file = route === '/' ? 'index.html' : `${route.slice(1)}.html`
   await writeFile(path.join(dist, 'prerender', language, file), html)
   if (isStatic) continue
-  const firstVisit = await firstVisitPage(html, consentDialogs[language])
+  const firstVisit = firstVisitPage(html, consentDialogs[language])
   await writeFile(path.join(dist, 'prerender', language, 'first-visit', file), firstVisit)
 }
 console.log(`prerendered ${PRERENDERED_PATHS.length} pages in ${LANGUAGES.join(', ')}`)
