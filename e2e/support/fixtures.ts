@@ -81,6 +81,19 @@ export const test = base.extend<{ axe: Axe; consentDecided: boolean }>({
   axe: async ({}, use, testInfo) => {
     await use({
       async expectNoA11yViolations(page, options = {}) {
+        // A toast or dialog still fading in has the contrast of its half-way opacity: scan settled UI.
+        await page.evaluate(() =>
+          Promise.race([
+            Promise.all(
+              document
+                .getAnimations()
+                .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+                .map((animation) => animation.finished.catch(() => undefined)),
+            ),
+            // A paused animation never finishes.
+            new Promise((resolve) => setTimeout(resolve, 2000)),
+          ]),
+        )
         let builder = new AxeBuilder({ page }).withTags(A11Y_TAGS)
         for (const selector of options.include ?? []) builder = builder.include(selector)
         for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
