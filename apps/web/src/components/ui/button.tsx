@@ -18,10 +18,10 @@ const VARIANTS: Record<ButtonVariant, string> = {
   danger: 'bg-danger text-danger-fg shadow-xs hover:bg-danger-hover',
 }
 
-// Heights 32 / 40 / 48 px; md and lg meet the 40+ px touch target on phones.
+// Heights 32 / 40 / 48 px; on phones (below `sm`) at least 44 px, a comfortable touch target.
 const SIZES: Record<ButtonSize, string> = {
-  sm: 'h-8 px-3 text-sm [&_svg]:size-4',
-  md: 'h-10 px-4 text-sm [&_svg]:size-4',
+  sm: 'h-8 max-sm:h-11 px-3 text-sm [&_svg]:size-4',
+  md: 'h-10 max-sm:h-11 px-4 text-sm [&_svg]:size-4',
   lg: 'h-12 px-6 text-base [&_svg]:size-5',
   icon: 'size-10 [&_svg]:size-5',
 }

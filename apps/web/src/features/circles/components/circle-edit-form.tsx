@@ -82,10 +82,10 @@ export function CircleEditForm({ circle, onDone }: CircleEditFormProps) {
       />
       {failure ? <Alert tone="error">{failure}</Alert> : null}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={cancel} disabled={updating.isPending} className="max-sm:h-11">
+        <Button variant="secondary" onClick={cancel} disabled={updating.isPending}>
           {t('detail.cancel')}
         </Button>
-        <Button type="submit" loading={updating.isPending} className="max-sm:h-11">
+        <Button type="submit" loading={updating.isPending}>
           {t('detail.save')}
         </Button>
       </div>

@@ -73,7 +73,7 @@ export function CircleOverview({ circle, role }: CircleOverviewProps) {
           icon={<Pencil aria-hidden="true" />}
           aria-label={t('detail.editLabel')}
           onClick={() => setEditing(true)}
-          className="self-start max-sm:h-11"
+          className="self-start"
         >
           {t('detail.edit')}
         </Button>

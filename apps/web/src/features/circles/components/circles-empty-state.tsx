@@ -16,7 +16,7 @@ export function CirclesEmptyState() {
         <h2 className="text-lg font-semibold tracking-tight">{t('list.empty.title')}</h2>
         <p className="max-w-[52ch] text-sm text-fg-muted">{t('list.empty.body')}</p>
       </div>
-      <Link to="/circles/create" className={buttonClasses({ className: 'mt-2 max-sm:h-11' })}>
+      <Link to="/circles/create" className={buttonClasses({ className: 'mt-2' })}>
         <Plus aria-hidden="true" />
         {t('list.empty.action')}
       </Link>

@@ -58,10 +58,7 @@ export function ItemsCard({ circle }: { circle: TCircleDetail }) {
       id="circle-items"
       title={t('detail.items.title')}
       action={
-        <Link
-          to={itemsPage}
-          className={buttonClasses({ variant: 'secondary', size: 'sm', className: 'max-sm:h-11' })}
-        >
+        <Link to={itemsPage} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
           <Plus aria-hidden="true" />
           {t('detail.items.add')}
         </Link>

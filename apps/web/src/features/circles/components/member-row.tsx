@@ -53,7 +53,6 @@ export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
             icon={<Crown aria-hidden="true" />}
             aria-describedby={nameId}
             onClick={actions.onMakeAdmin}
-            className="max-sm:h-11"
           >
             {t('detail.members.makeAdmin')}
           </Button>
@@ -63,7 +62,6 @@ export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
             icon={<UserMinus aria-hidden="true" />}
             aria-describedby={nameId}
             onClick={actions.onRemove}
-            className="max-sm:h-11"
           >
             {t('detail.members.remove')}
           </Button>

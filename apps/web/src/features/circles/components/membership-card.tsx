@@ -61,7 +61,7 @@ export function MembershipCard({ circle, viewerIsAdmin }: MembershipCardProps) {
           variant="secondary"
           icon={<LogOut aria-hidden="true" />}
           onClick={() => setConfirming(true)}
-          className="self-start max-sm:h-11"
+          className="self-start"
         >
           {t('detail.membership.leave')}
         </Button>

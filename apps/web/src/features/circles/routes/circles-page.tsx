@@ -27,7 +27,7 @@ export function CirclesPage() {
           <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{t('list.title')}</h1>
           <p className="max-w-[60ch] text-fg-muted">{t('list.intro')}</p>
         </div>
-        <Link to="/circles/create" className={buttonClasses({ className: 'shrink-0 max-sm:h-11' })}>
+        <Link to="/circles/create" className={buttonClasses({ className: 'shrink-0' })}>
           <Plus aria-hidden="true" />
           {t('list.create')}
         </Link>

@@ -90,10 +90,10 @@ export function CreateCirclePage() {
             </Alert>
           ) : null}
           <div className="mt-1 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Link to="/circles" className={buttonClasses({ variant: 'secondary', className: 'max-sm:h-11' })}>
+            <Link to="/circles" className={buttonClasses({ variant: 'secondary' })}>
               {t('create.cancel')}
             </Link>
-            <Button type="submit" loading={creating.isPending} className="max-sm:h-11">
+            <Button type="submit" loading={creating.isPending}>
               {t('create.submit')}
             </Button>
           </div>

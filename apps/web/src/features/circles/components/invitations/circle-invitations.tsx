@@ -41,12 +41,7 @@ export function CircleInvitations({ circleId }: { circleId: string }) {
           <p className="text-sm text-fg-muted">{t('admin.description')}</p>
           {panel === null ? (
             <div className="flex flex-col gap-2 @xs:flex-row @xs:flex-wrap">
-              <Button
-                ref={emailButton}
-                icon={<UserPlus aria-hidden="true" />}
-                onClick={() => open('email')}
-                className="max-sm:h-11"
-              >
+              <Button ref={emailButton} icon={<UserPlus aria-hidden="true" />} onClick={() => open('email')}>
                 {t('admin.inviteByEmail')}
               </Button>
               <Button
@@ -54,7 +49,6 @@ export function CircleInvitations({ circleId }: { circleId: string }) {
                 variant="secondary"
                 icon={<QrCode aria-hidden="true" />}
                 onClick={() => open('qr')}
-                className="max-sm:h-11"
               >
                 {t('admin.shareQr')}
               </Button>

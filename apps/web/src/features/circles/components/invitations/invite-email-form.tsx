@@ -72,10 +72,10 @@ export function InviteEmailForm({
       </FormField>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="flex flex-col gap-2 @xs:flex-row @xs:flex-wrap">
-        <Button type="submit" loading={pending} icon={submitIcon} className="max-sm:h-11">
+        <Button type="submit" loading={pending} icon={submitIcon}>
           {submitLabel}
         </Button>
-        <Button variant="ghost" onClick={onCancel} className="max-sm:h-11">
+        <Button variant="ghost" onClick={onCancel}>
           {t('admin.email.cancel')}
         </Button>
       </div>

@@ -54,7 +54,7 @@ export function PendingInvitationRow({
         <Button
           variant="secondary"
           size="sm"
-          className="flex-1 max-sm:h-11 @lg:flex-none"
+          className="flex-1 @lg:flex-none"
           icon={<Send aria-hidden="true" />}
           loading={resending}
           onClick={onResend}
@@ -65,7 +65,7 @@ export function PendingInvitationRow({
         <Button
           variant="ghost"
           size="sm"
-          className="text-danger hover:text-danger flex-1 max-sm:h-11 @lg:flex-none"
+          className="text-danger hover:text-danger flex-1 @lg:flex-none"
           icon={<X aria-hidden="true" />}
           onClick={onCancel}
         >

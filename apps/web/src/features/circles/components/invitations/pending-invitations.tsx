@@ -74,7 +74,7 @@ export function PendingInvitations({ circleId }: { circleId: string }) {
               <Button
                 variant="secondary"
                 size="sm"
-                className="max-sm:h-11"
+
                 icon={<RotateCw aria-hidden="true" />}
                 onClick={() => void invitations.refetch()}
                 loading={invitations.isFetching}

@@ -94,28 +94,13 @@ export function QrInvitationResult({ email, link, onCreateAnother }: QrInvitatio
           )}
         </FormField>
         <div className="flex flex-col gap-2 @lg:flex-row @lg:flex-wrap">
-          <Button
-            variant="secondary"
-            icon={<Copy aria-hidden="true" />}
-            onClick={() => void copy()}
-            className="max-sm:h-11"
-          >
+          <Button variant="secondary" icon={<Copy aria-hidden="true" />} onClick={() => void copy()}>
             {t('admin.qr.copy')}
           </Button>
-          <Button
-            variant="secondary"
-            icon={<Download aria-hidden="true" />}
-            onClick={download}
-            className="max-sm:h-11"
-          >
+          <Button variant="secondary" icon={<Download aria-hidden="true" />} onClick={download}>
             {t('admin.qr.download')}
           </Button>
-          <Button
-            variant="ghost"
-            icon={<RotateCcw aria-hidden="true" />}
-            onClick={onCreateAnother}
-            className="max-sm:h-11"
-          >
+          <Button variant="ghost" icon={<RotateCcw aria-hidden="true" />} onClick={onCreateAnother}>
             {t('admin.qr.another')}
           </Button>
         </div>
