@@ -1,14 +1,9 @@
 // The prerendered pages that hydrate (/login, /register, ...) bring the first-visit consent dialog in their
 // HTML, with the dialog's CSS rules inline (apps/web/scripts/prerender.mjs); the library takes it over
 // once loaded (lib/consent.ts). docs/decisions/0010.
-import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { clientIpFor, expect, test } from '../support/fixtures'
-
-const consentBox = (page: Page) => page.locator('#cc-main .cm')
-
-async function consentCookie(context: BrowserContext) {
-  return (await context.cookies()).find((cookie) => cookie.name === 'cc_cookie')
-}
+import type { Browser } from '@playwright/test'
+import { clientIpFor, expect, markNotAutomated, test } from '../support/fixtures'
+import { consentBox, consentCookie } from './consent-support'
 
 test.use({ consentDecided: false })
 
@@ -119,9 +114,7 @@ async function styledDialog(browser: Browser, baseURL: string, path: string, liv
     // A client of its own, as the fixtures give every test: the server's per-IP limits.
     extraHTTPHeaders: { 'x-forwarded-for': clientIpFor(`${path} ${live}`) },
   })
-  await context.addInitScript(() =>
-    Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }),
-  )
+  await context.addInitScript(markNotAutomated)
   const page = await context.newPage()
   // One font throughout, so text metrics cannot differ between the two.
   await page.route(/\.woff2$/, (route) => route.abort())

@@ -1,7 +1,8 @@
 // Cookie consent (spec 000 §2-§4, §9): the dialog on a first visit, reject and accept, the
 // preferences with links to the privacy policy and terms, in English and German.
-import type { BrowserContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expect, screenshot, test } from '../support/fixtures'
+import { consentBox, consentCookie } from './consent-support'
 
 const DAY_SECONDS = 24 * 60 * 60
 const CONSENT_DAYS = 182
@@ -13,12 +14,7 @@ interface ConsentRecord {
   timestamp: string
 }
 
-const consentBox = (page: Page) => page.locator('#cc-main .cm')
 const preferences = (page: Page) => page.locator('#cc-main .pm')
-
-async function consentCookie(context: BrowserContext) {
-  return (await context.cookies()).find((cookie) => cookie.name === 'cc_cookie')
-}
 
 async function consentRecord(page: Page): Promise<ConsentRecord | null> {
   return page.evaluate(() => {

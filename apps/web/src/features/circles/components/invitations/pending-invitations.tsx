@@ -74,7 +74,6 @@ export function PendingInvitations({ circleId }: { circleId: string }) {
               <Button
                 variant="secondary"
                 size="sm"
-
                 icon={<RotateCw aria-hidden="true" />}
                 onClick={() => void invitations.refetch()}
                 loading={invitations.isFetching}
