@@ -8,7 +8,7 @@
  * This entry and the app are one build, so the app's `import('@/lib/consent')` gets this same module
  * instance: its initConsent returns the dialog started here, never a second one.
  */
-import { LANGUAGES, type Language } from '@circles/shared'
+import { supportedLanguage, type Language } from '@circles/shared'
 import { afterNextPaint } from '@/lib/after-paint'
 import { initPwaInstall } from '@/lib/pwa-install'
 
@@ -17,8 +17,7 @@ initPwaInstall()
 
 /** The language the page was rendered in (its <html lang>), as app/main.tsx uses for hydration. */
 function pageLanguage(): Language {
-  const lang = document.documentElement.lang.toLowerCase().split('-')[0] ?? ''
-  return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : 'en'
+  return supportedLanguage(document.documentElement.lang) ?? 'en'
 }
 
 /** The consent library; it swaps a dialog the page brought for its own in one frame (lib/consent.ts). */

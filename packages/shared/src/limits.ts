@@ -54,4 +54,10 @@ export const PLANS = {
 
 export const LANGUAGES = ['en', 'de'] as const
 export type Language = (typeof LANGUAGES)[number]
+
+/** The supported language a tag names, region ignored ('de-AT' → 'de'); undefined for any other. */
+export function supportedLanguage(tag: string | null | undefined): Language | undefined {
+  const base = tag?.trim().toLowerCase().split('-')[0]
+  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : undefined
+}
 export const RTL_LANGUAGES = ['ar', 'he', 'fa', 'ur'] as const

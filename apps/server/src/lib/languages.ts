@@ -1,9 +1,4 @@
-import { LANGUAGES, type Language } from '@circles/shared'
-
-const supported = (value: string | undefined): Language | undefined => {
-  const base = value?.trim().toLowerCase().split('-')[0]
-  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : undefined
-}
+import { type Language, supportedLanguage as supported } from '@circles/shared'
 
 /** Accept-Language entries, highest quality first. */
 function acceptedLanguages(header: string): string[] {

@@ -2,7 +2,7 @@
 // load this module later (hydrated-page-entry.ts), which must not fetch it a second time.
 // First: configures zod before any schema is parsed.
 import '@/lib/zod-config'
-import { LANGUAGES, type Language } from '@circles/shared'
+import { supportedLanguage, type Language } from '@circles/shared'
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router'
@@ -24,8 +24,7 @@ const prerendered = container.firstElementChild !== null
 
 /** The language the server rendered the page in (its <html lang>), for a hydration that matches. */
 function renderedLanguage(): Language | undefined {
-  const lang = document.documentElement.lang.toLowerCase().split('-')[0] ?? ''
-  return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : undefined
+  return supportedLanguage(document.documentElement.lang)
 }
 
 /** The router resolves the current route's code and strings (lazy routes) before it can render it. */

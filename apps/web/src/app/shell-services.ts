@@ -1,9 +1,9 @@
-import { LANGUAGES, type Language } from '@circles/shared'
+import { supportedLanguage, type Language } from '@circles/shared'
 import type { i18n as I18n } from 'i18next'
 import { watchSessionExpiry } from '@/lib/session-expiry'
 
 function toLanguage(language: string | undefined): Language {
-  return (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : 'en'
+  return supportedLanguage(language) ?? 'en'
 }
 
 let started = false

@@ -6,7 +6,7 @@
  */
 import 'vanilla-cookieconsent/dist/cookieconsent.css'
 import '@/lib/consent.css'
-import { CONSENT_COOKIE_NAME, LANGUAGES, LIMITS, type Language } from '@circles/shared'
+import { CONSENT_COOKIE_NAME, LANGUAGES, LIMITS, supportedLanguage, type Language } from '@circles/shared'
 import * as CookieConsent from 'vanilla-cookieconsent'
 import { clearConsentRecord, writeConsentRecord } from '@/lib/consent-record'
 import { COOKIE_PREFERENCES_EVENT } from '@/lib/shell-events'
@@ -78,11 +78,6 @@ export function consentTranslation(texts: ConsentTexts): CookieConsent.Translati
       ],
     },
   }
-}
-
-function toLanguage(value: string | null | undefined): Language {
-  const base = value?.toLowerCase().split('-')[0]
-  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : 'en'
 }
 
 export function consentConfig(language: Language): CookieConsent.CookieConsentConfig {
@@ -165,7 +160,7 @@ export function initConsent(language: Language): Promise<void> {
 
 /** Opens the preferences dialog (the footers' "Cookie preferences"). */
 export async function showConsentPreferences(): Promise<void> {
-  await initConsent(toLanguage(document.documentElement.lang))
+  await initConsent(supportedLanguage(document.documentElement.lang) ?? 'en')
   CookieConsent.showPreferences()
 }
 

@@ -1,4 +1,4 @@
-import { LANGUAGES, RTL_LANGUAGES, type Language } from '@circles/shared'
+import { LANGUAGES, RTL_LANGUAGES, supportedLanguage, type Language } from '@circles/shared'
 import i18n, { type BackendModule, type ResourceKey } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { storedLanguage } from '@/lib/session'
@@ -14,20 +14,15 @@ export function isRtl(language: string): boolean {
   return (RTL_LANGUAGES as readonly string[]).includes(base)
 }
 
-function toSupported(language: string | null | undefined): Language | null {
-  const base = language?.toLowerCase().split('-')[0]
-  return (LANGUAGES as readonly string[]).includes(base ?? '') ? (base as Language) : null
-}
-
 /** Stored choice first, then the browser's languages in order, then English (spec 000 §4). */
 export function pickLanguage(
   stored: string | null | undefined,
   navigatorLanguages: readonly string[],
 ): Language {
-  const fromStored = toSupported(stored)
+  const fromStored = supportedLanguage(stored)
   if (fromStored) return fromStored
   for (const language of navigatorLanguages) {
-    const supported = toSupported(language)
+    const supported = supportedLanguage(language)
     if (supported) return supported
   }
   return DEFAULT_LANGUAGE

@@ -6,7 +6,7 @@
  *   import { startStaticPageShell } from '@/lib/static-page-shell'
  *   void startStaticPageShell()
  */
-import { LANGUAGES, type Language } from '@circles/shared'
+import { supportedLanguage, type Language } from '@circles/shared'
 import { afterNextPaint } from '@/lib/after-paint'
 import { trackPageView } from '@/lib/analytics'
 import { trackBannersHeight } from '@/lib/banner-offset'
@@ -40,8 +40,7 @@ export function stagingBannerStrings(common: CommonTexts): StagingBannerStrings 
 }
 
 function pageLanguage(): Language {
-  const lang = document.documentElement.lang.toLowerCase().split('-')[0] ?? ''
-  return (LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : 'en'
+  return supportedLanguage(document.documentElement.lang) ?? 'en'
 }
 
 /** Starts everything; the page's language is its `<html lang>` (set by the prerender). */
