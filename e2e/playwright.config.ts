@@ -8,6 +8,23 @@ const jsonReport = process.env.E2E_JSON_REPORT
 const reporter: ReporterDescription[] = [['list']]
 if (jsonReport) reporter.push(['json', { outputFile: jsonReport }])
 
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  },
+}
+
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
@@ -29,22 +46,15 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-dev-shm-usage',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
-        },
-      },
+      // Heavy on purpose (30 browser contexts in a minute): it runs alone, after the others.
+      testIgnore: /shared-address\.spec\.ts/,
+      use: chromium,
+    },
+    {
+      name: 'shared-address',
+      testMatch: /shared-address\.spec\.ts/,
+      dependencies: ['chromium'],
+      use: chromium,
     },
   ],
 })

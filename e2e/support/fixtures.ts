@@ -29,16 +29,6 @@ export interface Axe {
 }
 
 /**
- * Each test looks like its own client (the e2e server trusts X-Forwarded-For): per-IP rate limits then
- * count one test's requests, not the whole run's.
- */
-export function clientIpFor(testId: string): string {
-  let hash = 0
-  for (const char of testId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
-  return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${(hash & 254) + 1}`
-}
-
-/**
  * The cookie a decided visitor has (necessary only), as vanilla-cookieconsent writes it. Tests that are
  * not about consent start with it, so the dialog (a modal that takes focus) never races with them.
  */
@@ -66,10 +56,6 @@ function decidedConsentCookie(baseURL: string) {
 export const test = base.extend<{ axe: Axe; consentDecided: boolean }>({
   /** Set `test.use({ consentDecided: false })` where the first-visit consent dialog is the subject. */
   consentDecided: [true, { option: true }],
-
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
-    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientIpFor(testInfo.testId) })
-  },
 
   context: async ({ context, consentDecided, baseURL }, use) => {
     await context.addInitScript(markNotAutomated)

@@ -2,7 +2,7 @@
 // HTML, with the dialog's CSS rules inline (apps/web/scripts/prerender.mjs); the library takes it over
 // once loaded (lib/consent.ts). docs/decisions/0010.
 import type { Browser } from '@playwright/test'
-import { clientIpFor, expect, markNotAutomated, test } from '../support/fixtures'
+import { expect, markNotAutomated, test } from '../support/fixtures'
 import { consentBox, consentCookie } from './consent-support'
 
 test.use({ consentDecided: false })
@@ -111,8 +111,6 @@ async function styledDialog(browser: Browser, baseURL: string, path: string, liv
   const context = await browser.newContext({
     baseURL,
     viewport: { width: 390, height: 844 },
-    // A client of its own, as the fixtures give every test: the server's per-IP limits.
-    extraHTTPHeaders: { 'x-forwarded-for': clientIpFor(`${path} ${live}`) },
   })
   await context.addInitScript(markNotAutomated)
   const page = await context.newPage()

@@ -9,7 +9,7 @@ import type { Database } from './db/client'
 import { createEventBus } from './lib/events'
 import { createLogTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
-import { createMemoryRateLimiter, noRateLimiter } from './lib/rate-limiter'
+import { createRateLimits, noRateLimits } from './lib/rate-limits'
 import { authPlugin } from './modules/auth/auth.plugin'
 import { circlesRoutes } from './modules/circles/circles.routes'
 import { createCirclesService } from './modules/circles/circles.service'
@@ -21,6 +21,7 @@ import { createAccountsService } from './modules/users/accounts.service'
 import { createPasswordResetService } from './modules/users/password-reset.service'
 import { usersRoutes } from './modules/users/users.routes'
 import { createVerificationService } from './modules/users/verification.service'
+import { registerApiCeiling } from './plugins/api-ceiling'
 import { registerDocs } from './plugins/docs'
 import { registerErrorHandler } from './plugins/error-handler'
 import { registerRequestLog } from './plugins/request-log'
@@ -104,7 +105,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     database,
     db: database.db,
     jwtKey: new TextEncoder().encode(opts.jwtSecret),
-    rateLimiter: config.rateLimits ? createMemoryRateLimiter() : noRateLimiter,
+    rateLimits: config.rateLimits
+      ? createRateLimits(database.pool ? { kind: 'postgres', pool: database.pool } : { kind: 'memory' })
+      : noRateLimits,
     nudgeMail: () => worker.nudge(),
     invitations: invitationLookup,
     events: createEventBus((error) => app.log.error({ err: error }, 'event listener failed')),
@@ -127,6 +130,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(
     async (api) => {
+      if (config.rateLimits) registerApiCeiling(api)
       await api.register(healthRoutes(database))
       await api.register(
         usersRoutes({

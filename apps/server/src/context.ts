@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config'
 import type { Database, Db, Executor } from './db/client'
 import type { EventBus } from './lib/events'
-import type { RateLimiter } from './lib/rate-limiter'
+import type { RateLimits } from './lib/rate-limits'
 
 /**
  * Registration with an invitation token is verified at once when the token belongs to a pending
@@ -18,7 +18,7 @@ export interface AppContext {
   database: Database
   db: Db
   jwtKey: Uint8Array
-  rateLimiter: RateLimiter
+  rateLimits: RateLimits
   /** Wakes the outbox worker after a transaction that queued an email has committed. */
   nudgeMail(): void
   invitations: InvitationLookup

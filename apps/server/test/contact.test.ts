@@ -43,8 +43,20 @@ describe('POST /api/contact', () => {
     expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR' })
   })
 
-  it('is rate limited per IP', async () => {
-    for (let i = 0; i < 5; i++) expect((await send(valid, '10.6.0.1')).statusCode).toBe(201)
-    expect((await send(valid, '10.6.0.1')).statusCode).toBe(429)
+  it('is rate limited per sender email and per address', async () => {
+    const sender = { ...valid, email: 'often@example.com' }
+    for (let i = 0; i < 5; i++) expect((await send(sender, `10.6.0.${i}`)).statusCode).toBe(201)
+    const perEmail = await send(sender, '10.6.0.9')
+    expect(perEmail.statusCode).toBe(429)
+    expect(perEmail.json()).toMatchObject({
+      message: MESSAGES.tooManyRequests,
+      retryAfter: expect.any(Number),
+    })
+
+    for (let i = 0; i < 20; i++) {
+      const res = await send({ ...valid, email: `sender-${i}@example.com` }, '10.6.1.1')
+      expect(res.statusCode).toBe(201)
+    }
+    expect((await send({ ...valid, email: 'sender-x@example.com' }, '10.6.1.1')).statusCode).toBe(429)
   })
 })

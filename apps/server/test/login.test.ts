@@ -79,11 +79,30 @@ describe('POST /api/users/login', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
   })
 
-  it('limits attempts per IP across emails', async () => {
+  it('counts parallel guesses at once: no more than 10 reach the password check', async () => {
+    const user = await createUser(t.database)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login({ email: user.email, password: `wrong-${i}` }, '10.1.2.1')),
+    )
+    const statuses = answers.map((res) => res.statusCode)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
+  })
+
+  it('limits failed attempts per address across emails; sign-ins that succeed do not count', async () => {
+    // A makerspace router: 95 failed guesses, 10 people signing in, then the limit is 100 failures.
     const ip = '10.2.0.1'
-    let last = 0
-    for (let i = 0; i < 101; i++)
-      last = (await login({ email: uniqueEmail('spray'), password: 'whatever1' }, ip)).statusCode
-    expect(last).toBe(429)
+    for (let i = 0; i < 95; i++) {
+      expect((await login({ email: uniqueEmail('spray'), password: 'whatever1' }, ip)).statusCode).toBe(401)
+    }
+    const user = await createUser(t.database)
+    for (let i = 0; i < 10; i++) {
+      expect((await login({ email: user.email, password: user.password }, ip)).statusCode).toBe(200)
+    }
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ email: uniqueEmail('spray'), password: 'whatever1' }, ip)).statusCode).toBe(401)
+    }
+    expect((await login({ email: user.email, password: user.password }, ip)).statusCode).toBe(429)
+    expect((await login({ email: user.email, password: user.password }, '10.2.0.2')).statusCode).toBe(200)
   })
 })

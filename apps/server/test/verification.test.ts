@@ -68,11 +68,18 @@ describe('GET /api/users/verify/:token', () => {
     expect((await verify(token)).statusCode).toBe(401)
   })
 
-  it('is rate limited per IP with the spec message', async () => {
-    let res
-    for (let i = 0; i < 31; i++) res = await verify('e'.repeat(64), '10.9.9.9')
-    expect(res!.statusCode).toBe(429)
-    expect(res!.json()).toMatchObject({ message: MESSAGES.tooManyVerifications, code: 'RATE_LIMITED' })
+  it('limits links that were not valid per address with the spec message; valid ones do not count', async () => {
+    const ip = '10.9.9.9'
+    for (let i = 0; i < 28; i++) expect((await verify('e'.repeat(64), ip)).statusCode).toBe(401)
+    // Housemates verifying their accounts from the same router.
+    for (let i = 0; i < 3; i++) {
+      const { token } = await registerAndGetToken()
+      expect((await verify(token, ip)).statusCode).toBe(200)
+    }
+    for (let i = 0; i < 2; i++) expect((await verify('e'.repeat(64), ip)).statusCode).toBe(401)
+    const res = await verify('e'.repeat(64), ip)
+    expect(res.statusCode).toBe(429)
+    expect(res.json()).toMatchObject({ message: MESSAGES.tooManyVerifications, code: 'RATE_LIMITED' })
   })
 })
 

@@ -17,6 +17,8 @@ export type Executor = Db | Tx
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
+  /** The connection pool of a PostgreSQL server (absent for PGlite); shared rate-limit counters use it. */
+  pool?: pg.Pool
   ping(): Promise<boolean>
   close(): Promise<void>
 }
@@ -43,6 +45,7 @@ export function fromPostgres(url: string, poolSize = 10): Database {
   return {
     db,
     kind: 'postgres',
+    pool,
     ping: () => ping(db),
     close: () => pool.end(),
   }

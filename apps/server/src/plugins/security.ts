@@ -1,5 +1,4 @@
 import helmet from '@fastify/helmet'
-import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config'
 
@@ -36,13 +35,4 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
   })
-  if (config.rateLimits) {
-    // A coarse per-IP ceiling for every route; the accounts API adds its own per-email limits.
-    await app.register(rateLimit, {
-      global: true,
-      max: 600,
-      timeWindow: '1 minute',
-      allowList: (request) => request.url === '/api/health' || request.url === '/api/ready',
-    })
-  }
 }

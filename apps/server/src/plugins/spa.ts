@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { CONSENT_COOKIE_NAME, hasCookie, LANGUAGES, type Language, MESSAGES } from '@circles/shared'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { pickRequestLanguage } from '../lib/languages'
 
 const apiNotFound = { message: MESSAGES.notFound, code: 'NOT_FOUND' }
@@ -68,6 +69,26 @@ function loadPrerendered(webDir: string, config: RuntimeConfig) {
   return pages
 }
 
+/** The pages are a few dozen strings built at start: their validators are computed once each. */
+const pageTags = new Map<string, string>()
+
+function pageTag(html: string) {
+  let tag = pageTags.get(html)
+  if (!tag) {
+    tag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`
+    pageTags.set(html, tag)
+  }
+  return tag
+}
+
+/** Pages revalidate on every visit: an unchanged one costs a 304. */
+function sendPage(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const tag = pageTag(html)
+  reply.header('cache-control', 'no-cache').header('etag', tag).type('text/html; charset=utf-8')
+  if (request.headers['if-none-match'] === tag) return reply.status(304).send()
+  return reply.send(html)
+}
+
 /**
  * Serves the built SPA: hashed assets cached for a year, HTML never cached. Public pages come
  * prerendered in the visitor's language; any other page GET gets index.html so deep links load the
@@ -113,14 +134,13 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       // A missing /assets/x.js is a 404, not a page.
       !path.extname(pathname)
     if (!wantsPage || !indexHtml) return reply.status(404).send(apiNotFound)
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8')
     const page = prerendered.get(pathname)
-    if (!page) return reply.send(indexHtml)
+    if (!page) return sendPage(request, reply, indexHtml)
     const { cookie } = request.headers
     const variant = page[pickRequestLanguage(cookie, request.headers['accept-language'])] ?? page.en
-    if (!variant) return reply.send(indexHtml)
+    if (!variant) return sendPage(request, reply, indexHtml)
     // A visitor who has not chosen yet gets the cookie consent inside the page.
     const html = (!hasCookie(cookie, CONSENT_COOKIE_NAME) && variant.firstVisit) || variant.page
-    return reply.header('vary', 'Cookie, Accept-Language').send(html)
+    return sendPage(request, reply.header('vary', 'Cookie, Accept-Language'), html)
   })
 }

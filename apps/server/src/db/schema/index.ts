@@ -1,3 +1,4 @@
 export * from './users'
 export * from './outbox'
 export * from './circles'
+export * from './rate-limits'

@@ -13,7 +13,6 @@ import type { Executor } from '../../db/client'
 import { AppError, notFound } from '../../lib/errors'
 import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
-import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
 import { hashToken, randomToken } from '../../lib/tokens'
 import { requireAdmin } from './access'
 import { invitationStatus, toInvitation } from './circle-view'
@@ -29,12 +28,8 @@ export function createInvitationsService(ctx: AppContext) {
   const newExpiry = () => new Date(Date.now() + LIMITS.invitationTtlMs)
   const joinLink = (token: string) => `${ctx.config.publicUrl}/join?token=${token}`
 
-  function limitInvitationEmails(actor: TUser) {
-    enforceRateLimits(
-      ctx.rateLimiter,
-      [[`invitations:user:${actor.id}`, RATE_RULES.invitationEmailsPerUser]],
-      MESSAGES.tooManyRequests,
-    )
+  async function limitInvitationEmails(actor: TUser) {
+    await ctx.rateLimits.consume([['invitationEmailsPerAccount', actor.id]], MESSAGES.tooManyRequests)
   }
 
   async function assertRoomFor(tx: Executor, circleId: string) {
@@ -70,7 +65,7 @@ export function createInvitationsService(ctx: AppContext) {
     const invitation = await ctx.db.transaction(async (tx) => {
       await circles.lockCircle(tx, circleId)
       const { circle } = await requireAdmin(tx, circleId, actor)
-      if (type === 'email') limitInvitationEmails(actor)
+      if (type === 'email') await limitInvitationEmails(actor)
       if (await circles.isMemberByEmail(tx, circleId, email)) {
         throw new AppError('ALREADY_MEMBER', MESSAGES.alreadyMember)
       }
@@ -115,7 +110,7 @@ export function createInvitationsService(ctx: AppContext) {
     const token = randomToken()
     const row = await ctx.db.transaction(async (tx) => {
       const { circle } = await requireAdmin(tx, circleId, actor)
-      limitInvitationEmails(actor)
+      await limitInvitationEmails(actor)
       const current = await repo.findInvitationInCircle(tx, circleId, invitationId)
       if (current?.status !== 'PENDING') throw notFound()
       const updated = await repo.updateInvitation(tx, current.id, {

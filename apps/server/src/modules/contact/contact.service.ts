@@ -2,15 +2,16 @@ import { MESSAGES, type TContactRequest, type TMessageResponse } from '@circles/
 import type { AppContext } from '../../context'
 import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
-import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
 import { insertContactMessage } from './contact.repository'
 
 export function createContactService(ctx: AppContext) {
   /** Stored and emailed to CONTACT_EMAIL in one transaction; a reply goes straight to the sender. */
   async function sendContactMessage(input: TContactRequest, ip: string): Promise<TMessageResponse> {
-    enforceRateLimits(
-      ctx.rateLimiter,
-      [[`contact:ip:${ip}`, RATE_RULES.contactPerIp]],
+    await ctx.rateLimits.consume(
+      [
+        ['contactPerEmail', input.email],
+        ['contactPerAddress', ip],
+      ],
       MESSAGES.tooManyRequests,
     )
     await ctx.db.transaction(async (tx) => {

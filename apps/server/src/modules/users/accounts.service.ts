@@ -16,7 +16,6 @@ import { AppError, forbidden, unauthorized } from '../../lib/errors'
 import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords'
-import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
 import { hashToken, randomToken } from '../../lib/tokens'
 import { issueSessionToken, verifySessionToken } from '../auth/session-token'
 import { toPublicUser } from './user-view'
@@ -77,11 +76,12 @@ export function createAccountsService(ctx: AppContext) {
   }
 
   async function login(input: TLoginRequest, ip: string): Promise<TLoginResponse> {
-    enforceRateLimits(
-      ctx.rateLimiter,
+    // Every attempt counts at once (parallel guesses cannot slip through); a right password gives its
+    // point back, so only failures add up (people behind one router sign in all day).
+    const attempt = await ctx.rateLimits.consume(
       [
-        [`login:email:${input.email}`, RATE_RULES.loginPerEmail],
-        [`login:ip:${ip}`, RATE_RULES.loginPerIp],
+        ['loginPerEmail', input.email],
+        ['loginPerAddress', ip],
       ],
       MESSAGES.tooManyRequests,
     )
@@ -90,6 +90,7 @@ export function createAccountsService(ctx: AppContext) {
       ? await verifyPassword(user.passwordHash, input.password)
       : await verifyAgainstDummy(input.password)
     if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials)
+    await attempt.refund()
     if (!user.emailVerified) {
       throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
     }

@@ -11,7 +11,6 @@ import { AppError } from '../../lib/errors'
 import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
 import { hashPassword } from '../../lib/passwords'
-import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
 import { hashToken, randomToken } from '../../lib/tokens'
 import * as repo from './users.repository'
 
@@ -20,11 +19,10 @@ const invalidLink = () => new AppError('INVALID_TOKEN', MESSAGES.resetLinkInvali
 export function createPasswordResetService(ctx: AppContext) {
   /** Answers the same whether the email exists or not. */
   async function requestReset(input: TEmailRequest, ip: string): Promise<TMessageResponse> {
-    enforceRateLimits(
-      ctx.rateLimiter,
+    await ctx.rateLimits.consume(
       [
-        [`reset:email:${input.email}`, RATE_RULES.resetPerEmail],
-        [`reset:ip:${ip}`, RATE_RULES.resetPerIp],
+        ['resetPerEmail', input.email],
+        ['resetPerAddress', ip],
       ],
       MESSAGES.tooManyRequests,
     )

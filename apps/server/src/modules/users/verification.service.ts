@@ -6,7 +6,6 @@ import {
 } from '@circles/shared'
 import type { AppContext } from '../../context'
 import { AppError } from '../../lib/errors'
-import { RATE_RULES, enforceRateLimits } from '../../lib/rate-limiter'
 import { hashToken } from '../../lib/tokens'
 import type { AccountsService } from './accounts.service'
 import * as repo from './users.repository'
@@ -17,12 +16,9 @@ const invalidToken = () =>
 export function createVerificationService(ctx: AppContext, accounts: AccountsService) {
   /** Single-purpose link: the first use verifies, a repeat use answers "already verified". */
   async function verifyEmail(rawToken: string, ip: string): Promise<TVerifyEmailResponse> {
-    enforceRateLimits(
-      ctx.rateLimiter,
-      [[`verify:ip:${ip}`, RATE_RULES.verifyPerIp]],
-      MESSAGES.tooManyVerifications,
-    )
-    return ctx.db.transaction(async (tx) => {
+    // Counts links that were not valid: a valid one gives its point back.
+    const attempt = await ctx.rateLimits.consume([['verifyPerAddress', ip]], MESSAGES.tooManyVerifications)
+    const result = await ctx.db.transaction(async (tx) => {
       const token = await repo.findToken(tx, 'verification', hashToken(rawToken))
       if (!token) throw invalidToken()
       const user = await repo.findUserById(tx, token.userId)
@@ -37,15 +33,16 @@ export function createVerificationService(ctx: AppContext, accounts: AccountsSer
       ctx.log.info({ userId: user.id }, 'email verified')
       return { verified: true, message: MESSAGES.emailVerified }
     })
+    await attempt.refund()
+    return result
   }
 
   /** Same answer whether the address exists, is verified or not: nothing to learn about accounts. */
   async function resendVerification(input: TEmailRequest, ip: string): Promise<TMessageResponse> {
-    enforceRateLimits(
-      ctx.rateLimiter,
+    await ctx.rateLimits.consume(
       [
-        [`resend:email:${input.email}`, RATE_RULES.resendPerEmail],
-        [`resend:ip:${ip}`, RATE_RULES.resendPerIp],
+        ['resendPerEmail', input.email],
+        ['resendPerAddress', ip],
       ],
       MESSAGES.tooManyVerificationRequests,
     )

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { createRateLimits, rateKey } from './rate-limits'
+
+describe('rate limits in memory', () => {
+  it('allows a rule its points, then refuses with the seconds to wait', async () => {
+    const limits = createRateLimits({ kind: 'memory' })
+    for (let i = 0; i < 3; i++) await limits.consume([['resetPerEmail', 'ada@example.com']], 'slow down')
+    await expect(limits.consume([['resetPerEmail', 'ada@example.com']], 'slow down')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'slow down',
+      details: { retryAfter: expect.any(Number) },
+    })
+    const refused = await limits.consume([['resetPerEmail', 'ada@example.com']], 'x').catch((e) => e)
+    expect(refused.details.retryAfter).toBeGreaterThan(3500)
+    expect(refused.details.retryAfter).toBeLessThanOrEqual(3600)
+    await limits.consume([['resetPerEmail', 'grace@example.com']], 'slow down')
+  })
+
+  it('gives a refunded attempt its point back, so only failures add up', async () => {
+    const limits = createRateLimits({ kind: 'memory' })
+    for (let i = 0; i < 50; i++) {
+      const attempt = await limits.consume([['loginPerEmail', 'ada@example.com']], 'x')
+      await attempt.refund()
+    }
+    for (let i = 0; i < 10; i++) await limits.consume([['loginPerEmail', 'ada@example.com']], 'x')
+    await expect(limits.consume([['loginPerEmail', 'ada@example.com']], 'x')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    })
+  })
+
+  it('stops at the first check over its limit', async () => {
+    const limits = createRateLimits({ kind: 'memory' })
+    for (let i = 0; i < 3; i++) {
+      await limits.consume(
+        [
+          ['resendPerEmail', 'ada@example.com'],
+          ['resendPerAddress', '10.0.0.1'],
+        ],
+        'x',
+      )
+    }
+    await expect(
+      limits.consume(
+        [
+          ['resendPerEmail', 'ada@example.com'],
+          ['resendPerAddress', '10.0.0.1'],
+        ],
+        'x',
+      ),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+    // The refused email did not count against the address: 16 more requests from it are allowed.
+    for (let i = 0; i < 17; i++) {
+      await limits.consume(
+        [
+          ['resendPerEmail', `u${i}@example.com`],
+          ['resendPerAddress', '10.0.0.1'],
+        ],
+        'x',
+      )
+    }
+    await expect(
+      limits.consume(
+        [
+          ['resendPerEmail', 'z@example.com'],
+          ['resendPerAddress', '10.0.0.1'],
+        ],
+        'x',
+      ),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+  })
+
+  it('keys by a hash: no email or address is kept', () => {
+    const key = rateKey('ada@example.com')
+    expect(key).not.toContain('ada')
+    expect(key).toHaveLength(32)
+    expect(rateKey('ada@example.com')).toBe(key)
+  })
+})
