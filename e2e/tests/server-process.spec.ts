@@ -67,6 +67,77 @@ test.describe('the server process', () => {
     }
   })
 
+  test('a second start on the same data directory is refused, and the first keeps serving', async () => {
+    const first = await startServer({ repoRoot, smtpUrl: '', logFile })
+    try {
+      const second = await new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
+        const started = Date.now()
+        execFile(
+          process.execPath,
+          ['apps/server/dist/server.js'],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, DATA_DIR: first.dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn' },
+            timeout: 30_000,
+          },
+          (error, _stdout, stderr) =>
+            resolve({ code: error ? (error.code as number) : 0, stderr, ms: Date.now() - started }),
+        )
+      })
+      expect(second.code).toBe(1)
+      expect(second.stderr).toContain(
+        `Another Circles server (PID ${first.pid}) is running on the data directory ${first.dataDir}.`,
+      )
+      expect(second.ms).toBeLessThan(10_000)
+
+      expect((await fetch(`${first.baseURL}/api/ready`)).status).toBe(200)
+      const email = `still-serving-${Date.now()}@example.com`
+      const registered = await post(first.baseURL, '/api/users/register', {
+        name: 'Grace',
+        email,
+        password: 'still serving',
+      })
+      expect(registered.status).toBe(201)
+    } finally {
+      await first.stop()
+    }
+  })
+
+  test('a start after kill -9 succeeds and keeps every acknowledged write', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'circles-e2e-crash-'))
+    try {
+      const first = await startServer({ repoRoot, smtpUrl: '', logFile, dataDir })
+      const emails = Array.from({ length: 5 }, (_, i) => `crash-${i}-${Date.now()}@example.com`)
+      for (const email of emails) {
+        const registered = await post(first.baseURL, '/api/users/register', {
+          name: 'Ada',
+          email,
+          password: 'acknowledged',
+        })
+        expect(registered.status).toBe(201)
+      }
+      process.kill(first.pid, 'SIGKILL')
+      await first.stop() // waits for the exit, keeps dataDir
+
+      // Not refused: the lock died with the process.
+      const second = await startServer({ repoRoot, smtpUrl: '', logFile, dataDir })
+      try {
+        for (const email of emails) {
+          const again = await post(second.baseURL, '/api/users/register', {
+            name: 'Ada',
+            email,
+            password: 'acknowledged',
+          })
+          expect(again.body.code, email).toBe('USER_EXISTS')
+        }
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
   test('finishes requests in flight when told to stop', async () => {
     const server = await startServer({ repoRoot, smtpUrl: '', logFile })
     try {

@@ -5,6 +5,7 @@ import { buildApp } from './app'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { migratePostgres } from './db/migrate'
+import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock'
 import { loadOrCreateSecret } from './lib/secrets'
 
 const SHUTDOWN_GRACE_MS = 10_000
@@ -23,7 +24,11 @@ function migratePgliteInChild(dataDir: string): Promise<void> {
 async function start(config: Config) {
   await mkdir(config.dataDir, { recursive: true })
   if (config.databaseUrl) await migratePostgres(config.databaseUrl)
-  else await migratePgliteInChild(config.dataDir)
+  else {
+    // One process per embedded database: a second one would lose acknowledged writes.
+    lockDataDir(config.dataDir)
+    await migratePgliteInChild(config.dataDir)
+  }
 
   const database = await openDatabase(config)
   const jwtSecret = await loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret)
@@ -55,6 +60,6 @@ async function start(config: Config) {
 try {
   await start(loadConfig())
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error)
+  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error)
   process.exit(1)
 }
