@@ -7,6 +7,7 @@ import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
+import { Form } from '@/components/ui/form'
 import { translateServerError } from '@/lib/server-errors'
 import { useRequestPasswordReset } from '../api/request-password-reset'
 import { AuthLayout } from '../components/auth-layout'
@@ -95,7 +96,7 @@ export function ForgotPasswordPage() {
         </TextLink>
       }
     >
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
         <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
           {(field) => <EmailInput {...field} {...register('email')} />}
         </FormField>
@@ -103,7 +104,7 @@ export function ForgotPasswordPage() {
         <SubmitButton className="w-full" loading={requestReset.isPending}>
           {t('forgot.submit')}
         </SubmitButton>
-      </form>
+      </Form>
     </AuthLayout>
   )
 }

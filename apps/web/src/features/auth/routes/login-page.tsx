@@ -5,6 +5,7 @@ import { useForm, type FieldErrors } from 'react-hook-form'
 import { useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
+import { Form } from '@/components/ui/form'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import {
@@ -198,7 +199,7 @@ export function LoginPage() {
       <div className="flex flex-col gap-5">
         <LoginNotices resetDone={resetDone} invitation={Boolean(invitationToken)} unverified={unverified} />
 
-        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+        <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
             {(field) => <EmailInput {...field} readOnly={mode !== 'none'} {...register('email')} />}
           </FormField>
@@ -230,7 +231,7 @@ export function LoginPage() {
               onCancel={() => changeMode('none')}
             />
           ) : null}
-        </form>
+        </Form>
       </div>
     </AuthLayout>
   )

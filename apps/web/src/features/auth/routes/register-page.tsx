@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
+import { Form } from '@/components/ui/form'
 import { translateServerError } from '@/lib/server-errors'
 import {
   invitationEmail,
@@ -140,7 +141,7 @@ export function RegisterPage() {
         </>
       }
     >
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
         {invitationToken ? (
           <Alert tone="info" title={t('register.invitation.title')}>
             {t('register.invitation.body')}
@@ -194,7 +195,7 @@ export function RegisterPage() {
         <SubmitButton className="w-full" loading={registration.isPending}>
           {t('register.submit')}
         </SubmitButton>
-      </form>
+      </Form>
     </AuthLayout>
   )
 }

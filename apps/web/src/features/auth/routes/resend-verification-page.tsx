@@ -7,6 +7,7 @@ import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
+import { Form } from '@/components/ui/form'
 import { translateServerError } from '@/lib/server-errors'
 import { verificationEmail } from '@/lib/session'
 import { useResendVerification } from '../api/resend-verification'
@@ -96,7 +97,7 @@ export function ResendVerificationPage() {
         </TextLink>
       }
     >
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
         <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
           {(field) => <EmailInput {...field} {...register('email')} />}
         </FormField>
@@ -113,7 +114,7 @@ export function ResendVerificationPage() {
             {t('resend.retryIn', { time: formatCountdown(remaining) })}
           </p>
         ) : null}
-      </form>
+      </Form>
     </AuthLayout>
   )
 }

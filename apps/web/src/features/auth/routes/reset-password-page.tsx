@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { buttonClasses } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
+import { Form } from '@/components/ui/form'
 import { translateServerError } from '@/lib/server-errors'
 import { useResetPassword } from '../api/reset-password'
 import { useVerifyResetToken } from '../api/verify-reset-token'
@@ -124,7 +125,7 @@ export function ResetPasswordPage() {
       intro={t('reset.intro')}
       focusKey="form"
     >
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
         <FormField
           label={t('fields.newPassword')}
           error={fieldErrorText(errors.newPassword?.message, t)}
@@ -146,7 +147,7 @@ export function ResetPasswordPage() {
         <SubmitButton className="w-full" loading={resetPassword.isPending}>
           {t('reset.submit')}
         </SubmitButton>
-      </form>
+      </Form>
     </AuthLayout>
   )
 }

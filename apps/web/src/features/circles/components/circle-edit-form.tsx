@@ -11,6 +11,7 @@ import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { Form } from '@/components/ui/form'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import { useUpdateCircle } from '../api/update-circle'
@@ -62,8 +63,8 @@ export function CircleEditForm({ circle, onDone }: CircleEditFormProps) {
   )
 
   return (
-    <form
-      noValidate
+    <Form
+      form={form}
       onSubmit={onSubmit}
       onKeyDown={(event) => {
         if (event.key === 'Escape') cancel()
@@ -89,6 +90,6 @@ export function CircleEditForm({ circle, onDone }: CircleEditFormProps) {
           {t('detail.save')}
         </Button>
       </div>
-    </form>
+    </Form>
   )
 }

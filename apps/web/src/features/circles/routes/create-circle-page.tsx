@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClasses } from '@/components/ui/button'
+import { Form } from '@/components/ui/form'
 import { trackEvent } from '@/lib/analytics'
 import { ApiError } from '@/lib/api-client'
 import { notify } from '@/lib/notify'
@@ -68,7 +69,7 @@ export function CreateCirclePage() {
           <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{t('create.title')}</h1>
           <p className="text-fg-muted">{t('create.intro')}</p>
         </div>
-        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+        <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
           <CircleFormFields
             register={form.register}
             errors={errors}
@@ -97,7 +98,7 @@ export function CreateCirclePage() {
               {t('create.submit')}
             </Button>
           </div>
-        </form>
+        </Form>
       </div>
     </PageContainer>
   )

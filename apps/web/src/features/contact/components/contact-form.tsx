@@ -6,6 +6,7 @@ import { useForm, type FieldErrors } from 'react-hook-form'
 import { Trans, useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
+import { Form } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
 import { Select } from '@/components/ui/select'
 import { Textarea } from '@/components/ui/textarea'
@@ -41,16 +42,17 @@ export function ContactForm() {
   const sending = useSendContactMessage()
   const interactive = useInteractive()
   const sentHeading = useRef<HTMLHeadingElement>(null)
+  const form = useForm<ContactFormValues, unknown, ContactFormValues>({
+    resolver: zodResolver(ZContactRequest),
+    defaultValues: EMPTY,
+  })
   const {
     register,
     handleSubmit,
     reset,
     setFocus,
     formState: { errors },
-  } = useForm<ContactFormValues, unknown, ContactFormValues>({
-    resolver: zodResolver(ZContactRequest),
-    defaultValues: EMPTY,
-  })
+  } = form
 
   const sent = sending.isSuccess
   useEffect(() => {
@@ -98,8 +100,8 @@ export function ContactForm() {
   }
 
   return (
-    <form
-      noValidate
+    <Form
+      form={form}
       aria-label={t('form.label')}
       data-interactive={interactive || undefined}
       onSubmit={handleSubmit(onValid, onInvalid)}
@@ -186,6 +188,6 @@ export function ContactForm() {
           </Button>
         </div>
       </fieldset>
-    </form>
+    </Form>
   )
 }

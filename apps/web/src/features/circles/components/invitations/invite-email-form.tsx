@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
+import { Form } from '@/components/ui/form'
 import { dismissValidationToast, showValidationToast } from '@/lib/form-errors'
 import { translateServerError } from '@/lib/server-errors'
 
@@ -54,7 +55,7 @@ export function InviteEmailForm({
   )
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+    <Form form={form} onSubmit={submit} className="flex flex-col gap-4">
       <FormField label={label} error={message ? translateServerError(message) : undefined}>
         {(field) => (
           <Input
@@ -79,6 +80,6 @@ export function InviteEmailForm({
           {t('admin.email.cancel')}
         </Button>
       </div>
-    </form>
+    </Form>
   )
 }
