@@ -25,6 +25,7 @@ import { registerApiCeiling } from './plugins/api-ceiling'
 import { registerDocs } from './plugins/docs'
 import { registerErrorHandler } from './plugins/error-handler'
 import { registerRequestLog } from './plugins/request-log'
+import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
 import { registerSpa } from './plugins/spa'
 import { attachSocketServer, type SocketServer } from './plugins/socket'
@@ -104,7 +105,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     config,
     database,
     db: database.db,
-    jwtKey: new TextEncoder().encode(opts.jwtSecret),
+    sessionTokens: createSessionTokens(opts.jwtSecret),
     rateLimits: config.rateLimits
       ? createRateLimits(database.pool ? { kind: 'postgres', pool: database.pool } : { kind: 'memory' })
       : noRateLimits,
@@ -116,7 +117,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const accounts = createAccountsService(ctx)
   const circles = createCirclesService(ctx)
 
-  await registerSecurity(app, config)
+  registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
   // quality 5 instead of 4: the same speed at these sizes, and a first-visit sign-in page (about 66 KB)
   // fits the first round trip (14 KB) instead of just missing it.

@@ -3,6 +3,7 @@ import type { Config } from './config'
 import type { Database, Db, Executor } from './db/client'
 import type { EventBus } from './lib/events'
 import type { RateLimits } from './lib/rate-limits'
+import type { SessionTokens } from './modules/auth/session-token'
 
 /**
  * Registration with an invitation token is verified at once when the token belongs to a pending
@@ -17,7 +18,7 @@ export interface AppContext {
   config: Config
   database: Database
   db: Db
-  jwtKey: Uint8Array
+  sessionTokens: SessionTokens
   rateLimits: RateLimits
   /** Wakes the outbox worker after a transaction that queued an email has committed. */
   nudgeMail(): void

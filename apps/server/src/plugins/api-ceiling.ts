@@ -2,7 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import type { FastifyInstance } from 'fastify'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import { rateLimited } from '../lib/errors'
-import { API_CEILING, rateKey, retryAfterSeconds } from '../lib/rate-limits'
+import { API_CEILING, retryAfterSeconds } from '../lib/rate-limits'
 
 /** Probes of load balancers and monitors are never limited. */
 const UNLIMITED = new Set(['/health', '/ready'])
@@ -18,7 +18,8 @@ export function registerApiCeiling(api: FastifyInstance) {
     const path = request.routeOptions.url?.slice(api.prefix.length)
     if (path && UNLIMITED.has(path)) return
     try {
-      await limiter.consume(rateKey(request.ip))
+      // In this process's memory only, never stored: the address itself is the key (no hash per call).
+      await limiter.consume(request.ip)
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal
       throw rateLimited(MESSAGES.tooManyRequests, retryAfterSeconds(refusal))

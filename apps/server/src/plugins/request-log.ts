@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify'
 
-/** One line per API request with the route pattern, never the raw URL (tokens live in some paths). */
+/**
+ * One line per API request at debug level, with the route pattern, never the raw URL (tokens live in
+ * some paths). At the default level (info) the hook is not even registered: a busy server pays nothing
+ * for a log nobody reads (docs/decisions/0012).
+ */
 export function registerRequestLog(app: FastifyInstance) {
+  if (app.log.level !== 'debug' && app.log.level !== 'trace') return
   app.addHook('onResponse', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return
-    request.log.info(
+    request.log.debug(
       {
         method: request.method,
         route: request.routeOptions.url ?? 'unknown',

@@ -1,4 +1,5 @@
-import helmet from '@fastify/helmet'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import helmet from 'helmet'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config'
 
@@ -26,13 +27,39 @@ export function contentSecurityPolicy(https: boolean) {
   }
 }
 
-export async function registerSecurity(app: FastifyInstance, config: Config) {
-  const https = config.publicUrl.startsWith('https:')
-  await app.register(helmet, {
+/**
+ * The security headers every answer carries, as helmet computes them for our options. They depend on
+ * the configuration only, so helmet runs once here, on a stand-in response, instead of parsing its
+ * directives again for every request.
+ */
+export function securityHeaders(https: boolean): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader(name: string, value: string) {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()]
+    },
+  }
+  let failure: unknown
+  helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(https) },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
+  })({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    failure = error
+  })
+  if (failure) throw failure
+  return headers
+}
+
+export function registerSecurity(app: FastifyInstance, config: Config) {
+  const headers = securityHeaders(config.publicUrl.startsWith('https:'))
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers)
+    done()
   })
 }

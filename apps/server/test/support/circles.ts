@@ -1,6 +1,6 @@
 import type { TCircle } from '@circles/shared'
 import type { Language } from '@circles/shared'
-import { issueSessionToken } from '../../src/modules/auth/session-token'
+import { createSessionTokens } from '../../src/modules/auth/session-token'
 import { createUser } from './factories'
 import { TEST_JWT_SECRET, type TestApp } from './test-app'
 
@@ -15,10 +15,7 @@ export async function signedIn(
   opts: { name?: string; email?: string; language?: Language } = {},
 ): Promise<SignedIn> {
   const user = await createUser(t.database, opts)
-  const token = await issueSessionToken(new TextEncoder().encode(TEST_JWT_SECRET), {
-    userId: user.id,
-    sv: user.sessionVersion,
-  })
+  const token = createSessionTokens(TEST_JWT_SECRET).issue({ userId: user.id, sv: user.sessionVersion })
   return { user, auth: { authorization: `Bearer ${token}` } }
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
+import { prepared } from '../../db/prepared'
 import { circleMembers, circles, users } from '../../db/schema'
 
 export type CircleRow = typeof circles.$inferSelect
@@ -14,15 +15,18 @@ export interface CircleWithCount extends CircleRow {
 
 /** The circle and whether `userId` is a member, in one round trip (the access check of every call). */
 export async function findCircleForUser(db: Executor, id: string, userId: string) {
-  const [row] = await db
-    .select({
-      circle: circles,
-      memberCount,
-      isMember: sql<boolean>`exists (select 1 from circle_members m where m.circle_id = "circles"."id" and m.user_id = ${userId})`,
-    })
-    .from(circles)
-    .where(eq(circles.id, id))
-    .limit(1)
+  const query = prepared(db, 'circle_for_user', (d) =>
+    d
+      .select({
+        circle: circles,
+        memberCount,
+        isMember: sql<boolean>`exists (select 1 from circle_members m where m.circle_id = "circles"."id" and m.user_id = ${sql.placeholder('userId')})`,
+      })
+      .from(circles)
+      .where(eq(circles.id, sql.placeholder('id')))
+      .limit(1),
+  )
+  const [row] = await query.execute({ id, userId })
   return row && { circle: { ...row.circle, memberCount: row.memberCount }, isMember: row.isMember }
 }
 
@@ -51,27 +55,33 @@ export async function findMembership(db: Executor, circleId: string, userId: str
 }
 
 export async function listMembershipsOfUser(db: Executor, userId: string) {
-  const rows = await db
-    .select({ membership: circleMembers, circle: circles, memberCount })
-    .from(circleMembers)
-    .innerJoin(circles, eq(circles.id, circleMembers.circleId))
-    .where(eq(circleMembers.userId, userId))
-    .orderBy(desc(circleMembers.joinedAt))
+  const query = prepared(db, 'memberships_of_user', (d) =>
+    d
+      .select({ membership: circleMembers, circle: circles, memberCount })
+      .from(circleMembers)
+      .innerJoin(circles, eq(circles.id, circleMembers.circleId))
+      .where(eq(circleMembers.userId, sql.placeholder('userId')))
+      .orderBy(desc(circleMembers.joinedAt)),
+  )
+  const rows = await query.execute({ userId })
   return rows.map((r) => ({ ...r.membership, circle: { ...r.circle, memberCount: r.memberCount } }))
 }
 
 export async function listMembers(db: Executor, circleId: string) {
-  return db
-    .select({
-      id: circleMembers.id,
-      userId: circleMembers.userId,
-      joinedAt: circleMembers.joinedAt,
-      user: { id: users.id, name: users.name, email: users.email },
-    })
-    .from(circleMembers)
-    .innerJoin(users, eq(users.id, circleMembers.userId))
-    .where(eq(circleMembers.circleId, circleId))
-    .orderBy(asc(circleMembers.joinedAt), asc(users.name))
+  const query = prepared(db, 'members_of_circle', (d) =>
+    d
+      .select({
+        id: circleMembers.id,
+        userId: circleMembers.userId,
+        joinedAt: circleMembers.joinedAt,
+        user: { id: users.id, name: users.name, email: users.email },
+      })
+      .from(circleMembers)
+      .innerJoin(users, eq(users.id, circleMembers.userId))
+      .where(eq(circleMembers.circleId, sql.placeholder('circleId')))
+      .orderBy(asc(circleMembers.joinedAt), asc(users.name)),
+  )
+  return query.execute({ circleId })
 }
 
 export async function countCirclesAdministeredBy(db: Executor, userId: string): Promise<number> {

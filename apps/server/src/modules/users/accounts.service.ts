@@ -17,7 +17,6 @@ import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords'
 import { hashToken, randomToken } from '../../lib/tokens'
-import { issueSessionToken, verifySessionToken } from '../auth/session-token'
 import { toPublicUser } from './user-view'
 import * as repo from './users.repository'
 
@@ -70,7 +69,7 @@ export function createAccountsService(ctx: AppContext) {
     return {
       message: MESSAGES.registrationSuccess,
       requiresVerification: false,
-      token: await issueSessionToken(ctx.jwtKey, { userId: user.id, sv: user.sessionVersion }),
+      token: ctx.sessionTokens.issue({ userId: user.id, sv: user.sessionVersion }),
       user: toPublicUser(user),
     }
   }
@@ -95,17 +94,13 @@ export function createAccountsService(ctx: AppContext) {
       throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
     }
     ctx.log.info({ userId: user.id }, 'user logged in')
-    const token = await issueSessionToken(
-      ctx.jwtKey,
-      { userId: user.id, sv: user.sessionVersion },
-      input.rememberMe,
-    )
+    const token = ctx.sessionTokens.issue({ userId: user.id, sv: user.sessionVersion }, input.rememberMe)
     return { token, user: toPublicUser(user) }
   }
 
   /** Resolves a bearer token to its user; a reset password or an unverified account ends the session. */
   async function authenticate(token: string): Promise<TUser> {
-    const claims = await verifySessionToken(ctx.jwtKey, token)
+    const claims = ctx.sessionTokens.verify(token)
     const user = await repo.findUserById(ctx.db, claims.userId)
     if (!user || user.sessionVersion !== claims.sv || !user.emailVerified) throw unauthorized()
     return toPublicUser(user)

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
+import { prepared } from '../../db/prepared'
 import { emailVerificationTokens, passwordResetTokens, users } from '../../db/schema'
 
 export type UserRow = typeof users.$inferSelect
@@ -10,8 +11,16 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
   return row
 }
 
+/** The session's user: every authenticated request asks, so the query is prepared once. */
 export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
+  const query = prepared(db, 'user_by_id', (d) =>
+    d
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1),
+  )
+  const [row] = await query.execute({ id })
   return row
 }
 
