@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { constants as zlib } from 'node:zlib'
 import compress from '@fastify/compress'
@@ -25,6 +26,9 @@ import { registerApiCeiling } from './plugins/api-ceiling'
 import { registerDocs } from './plugins/docs'
 import { registerErrorHandler } from './plugins/error-handler'
 import { registerRequestLog } from './plugins/request-log'
+import { createItemsService } from './modules/items/items.service'
+import { itemsRoutes } from './modules/items/items.routes'
+import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
 import { registerSpa } from './plugins/spa'
@@ -115,7 +119,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     log: app.log,
   }
   const accounts = createAccountsService(ctx)
-  const circles = createCirclesService(ctx)
+  const store =
+    database.kind === 'postgres'
+      ? createDatabaseStore(database.db)
+      : createDiskStore(path.join(config.dataDir, 'uploads'))
+  const items = createItemsService(ctx, store)
+  const circles = createCirclesService(ctx, items)
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -143,6 +152,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       )
       await api.register(contactRoutes(createContactService(ctx)))
       await api.register(circlesRoutes(circles, createInvitationsService(ctx)), { prefix: '/circles' })
+      await api.register(itemsRoutes(items), { prefix: '/items' })
     },
     { prefix: '/api' },
   )

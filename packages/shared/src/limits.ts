@@ -16,8 +16,12 @@ export const LIMITS = {
   defaultRetryAfterSeconds: 300,
   sessionTtlSeconds: 24 * 60 * 60,
   rememberMeTtlSeconds: 30 * 24 * 60 * 60,
+  itemNameMax: 100,
+  itemDescriptionMax: 2000,
   maxImageBytes: 5 * 1024 * 1024,
   maxImageSide: 1920,
+  /** The longer side of the small rendition the card grids show. */
+  thumbnailSide: 480,
   circlePageItems: 6,
   dashboardCircles: 3,
   dashboardActivities: 10,

@@ -82,6 +82,26 @@ export const MESSAGES = {
   invitationTokenNotFound: 'No invitation token found',
   joinedCircle: 'Successfully joined circle',
   alreadyMemberWelcome: 'Welcome back! You are already a member',
+  // Items, pictures and uploads (spec 001 §5, §8).
+  itemNameRequired: 'Item name is required',
+  itemNameMax: 'Item name must be at most 100 characters',
+  itemDescriptionMax: 'Description must be at most 2000 characters',
+  itemCreated: 'Item created',
+  itemUpdated: 'Item updated',
+  itemDeleted: 'Item deleted',
+  itemLocked: 'This item cannot be edited because it has been handed over to another user.',
+  itemPendingHandover: 'This item has a pending handover and cannot be changed until it is answered.',
+  itemNotInCircle: 'You are no longer a member of this circle.',
+  itemDeleteNeedsCompleteOwnership: 'Cannot delete this item. You do not have complete ownership.',
+  itemEditForbidden: 'Only the owner or the circle admin can edit this item.',
+  itemLimitReached:
+    'The Personal plan allows up to 10 items that you hold. Contact us about Enterprise for more.',
+  invalidImageType: 'Invalid file type. Please upload a JPEG, PNG, or WebP image.',
+  imageTooLarge: 'File is too large. Maximum size is 5MB.',
+  imageZeroSize: 'Invalid file: zero size',
+  noFileToUpload: 'No file to upload',
+  imageNotFromThisItem: 'This picture does not belong to this item.',
+  imageProcessingFailed: 'Failed to process image. Please try a different image.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -8,6 +8,9 @@ export interface DomainEvents {
   'membership.started': { circleId: string; userId: string }
   'membership.ended': { circleId: string; userId: string }
   'circle.updated': { circleId: string }
+  'item.created': { circleId: string; itemId: string; userId: string }
+  'item.updated': { circleId: string; itemId: string }
+  'item.deleted': { circleId: string; itemId: string }
 }
 
 export interface EventBus {

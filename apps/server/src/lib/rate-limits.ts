@@ -28,6 +28,8 @@ export const RATE_RULES = {
   contactPerAddress: { points: 20, duration: 60 * 60 },
   /** Invitation emails (new and resent) an admin may send: enough for a whole circle, too few for spam. */
   invitationEmailsPerAccount: { points: 30, duration: 60 * 60 },
+  /** Picture uploads per account: every one costs a re-encode; far more than anyone photographs. */
+  uploadsPerAccount: { points: 120, duration: 60 * 60 },
 } as const
 
 /**

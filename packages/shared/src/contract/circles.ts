@@ -56,12 +56,13 @@ export const ZCircleMember = z
   .meta({ id: 'CircleMember' })
 export type TCircleMember = z.infer<typeof ZCircleMember>
 
-/** An item as the circle page lists it; the items issue fills the list. */
+/** An item as the circle page lists it: every item of the circle; the page shows the first 6. */
 export const ZCircleItem = z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
   ownerId: z.uuid(),
   hasPendingHandover: z.boolean(),
 })

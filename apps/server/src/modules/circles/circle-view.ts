@@ -30,11 +30,11 @@ export function toListEntry(
 export function toCircleDetail(
   circle: CircleWithCount,
   members: Awaited<ReturnType<typeof listMembers>>,
+  items: TCircleDetail['items'],
 ): TCircleDetail {
   return {
     ...toCircle(circle),
-    // The items issue fills this list.
-    items: [],
+    items,
     users: members.map((m) => ({
       id: m.id,
       role: roleOf(circle.adminId, m.userId),

@@ -16,7 +16,13 @@ import { requireAdmin, requireMember } from './access'
 import { toCircle, toCircleDetail, toListEntry } from './circle-view'
 import * as repo from './circles.repository'
 
-export function createCirclesService(ctx: AppContext) {
+/** What the circles module needs of the items module (its service, never its repository). */
+export interface CircleItems {
+  circleItems(db: Executor, circleId: string): Promise<TCircleDetail['items']>
+  releaseHeldBy(tx: Executor, circleId: string, userId: string, adminId: string): Promise<unknown>
+}
+
+export function createCirclesService(ctx: AppContext, items: CircleItems) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
     const circle = await repo.findCircle(db, id)
     if (!circle) throw notFound()
@@ -30,7 +36,11 @@ export function createCirclesService(ctx: AppContext) {
 
   async function get(actor: TUser, id: string): Promise<TCircleDetail> {
     const { circle } = await requireMember(ctx.db, id, actor)
-    return toCircleDetail(circle, await repo.listMembers(ctx.db, id))
+    const [members, circleItems] = await Promise.all([
+      repo.listMembers(ctx.db, id),
+      items.circleItems(ctx.db, id),
+    ])
+    return toCircleDetail(circle, members, circleItems)
   }
 
   async function create(actor: TUser, input: TCircleInput): Promise<TCircle> {
@@ -71,6 +81,7 @@ export function createCirclesService(ctx: AppContext) {
       await requireAdmin(tx, id, actor)
       if (userId === actor.id) throw new AppError('CONFLICT', MESSAGES.cannotRemoveSelf)
       if (!(await repo.removeMember(tx, id, userId))) throw new AppError('NOT_FOUND', MESSAGES.notAMember)
+      await items.releaseHeldBy(tx, id, userId, actor.id)
     })
     ctx.log.info({ circleId: id, userId, by: actor.id }, 'member removed')
     ctx.events.publish('membership.ended', { circleId: id, userId })
@@ -95,9 +106,10 @@ export function createCirclesService(ctx: AppContext) {
   async function leave(actor: TUser, id: string): Promise<void> {
     await ctx.db.transaction(async (tx) => {
       await repo.lockCircle(tx, id)
-      const { isAdmin } = await requireMember(tx, id, actor)
+      const { isAdmin, circle } = await requireMember(tx, id, actor)
       if (isAdmin) throw new AppError('CONFLICT', MESSAGES.adminMustTransfer)
       await repo.removeMember(tx, id, actor.id)
+      await items.releaseHeldBy(tx, id, actor.id, circle.adminId)
     })
     ctx.log.info({ circleId: id, userId: actor.id }, 'member left circle')
     ctx.events.publish('membership.ended', { circleId: id, userId: actor.id })

@@ -32,6 +32,7 @@ function item(name: string, extra: Partial<TCircleItem> = {}): TCircleItem {
     name,
     description: `${name} description`,
     imageUrl: null,
+    thumbnailUrl: null,
     ownerId: testUser.id,
     hasPendingHandover: false,
     ...extra,

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto'
+import { IMAGE_PATH_PREFIX, LIMITS, MESSAGES } from '@circles/shared'
+import sharp from 'sharp'
+import { AppError } from '../../lib/errors'
+
+/** What sharp reads from the bytes decides the format; never the name or the declared type. */
+const FORMATS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const
+type Format = keyof typeof FORMATS
+
+export interface ProcessedImage {
+  /** The stored picture's id: 32 random hex characters. */
+  id: string
+  type: ImageType
+  full: { name: string; bytes: Buffer; contentType: string }
+  small: { name: string; bytes: Buffer; contentType: string }
+}
+
+const invalidType = () => new AppError('VALIDATION_ERROR', MESSAGES.invalidImageType)
+
+/**
+ * Re-encodes an uploaded picture: orientation applied, metadata (EXIF, GPS) dropped, longer side at
+ * most 1920 px, in its own format; plus a small WebP rendition (longer side 480 px) for card grids.
+ */
+export async function processImage(input: Buffer): Promise<ProcessedImage> {
+  if (input.length === 0) throw new AppError('VALIDATION_ERROR', MESSAGES.imageZeroSize)
+  let format: Format
+  try {
+    const meta = await sharp(input).metadata()
+    if (!(meta.format in FORMATS)) throw invalidType()
+    format = meta.format as Format
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    throw invalidType()
+  }
+  const id = randomBytes(16).toString('hex')
+  const extension = FORMATS[format]
+  try {
+    // rotate() without arguments applies the EXIF orientation; sharp writes no metadata unless asked.
+    const oriented = sharp(input, { failOn: 'error' }).rotate()
+    const full = oriented.clone().resize({
+      width: LIMITS.maxImageSide,
+      height: LIMITS.maxImageSide,
+      fit: 'inside',
+      withoutEnlargement: true,
+    })
+    const encodedFull =
+      format === 'jpeg'
+        ? full.jpeg({ quality: 85, mozjpeg: true })
+        : format === 'png'
+          ? full.png({ compressionLevel: 9 })
+          : full.webp({ quality: 85 })
+    const small = oriented
+      .clone()
+      .resize({
+        width: LIMITS.thumbnailSide,
+        height: LIMITS.thumbnailSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .webp({ quality: 75 })
+    const [fullBytes, smallBytes] = await Promise.all([encodedFull.toBuffer(), small.toBuffer()])
+    return {
+      id,
+      type: extension,
+      full: { name: `${id}.${extension}`, bytes: fullBytes, contentType: `image/${format}` },
+      small: { name: `${id}-small.webp`, bytes: smallBytes, contentType: 'image/webp' },
+    }
+  } catch {
+    throw new AppError('VALIDATION_ERROR', MESSAGES.imageProcessingFailed)
+  }
+}
+
+export type ImageType = (typeof FORMATS)[Format]
+
+/** The file names a stored picture has: full and small. */
+export function storedNames(imageId: string, imageType: ImageType): [full: string, small: string] {
+  return [`${imageId}.${imageType}`, `${imageId}-small.webp`]
+}
+
+/** Where the client fetches an item's picture and its small rendition. */
+export function imageUrls(imageId: string | null, imageType: ImageType | null) {
+  if (!imageId || !imageType) return { imageUrl: null, thumbnailUrl: null }
+  const [full, small] = storedNames(imageId, imageType)
+  return { imageUrl: `${IMAGE_PATH_PREFIX}${full}`, thumbnailUrl: `${IMAGE_PATH_PREFIX}${small}` }
+}
+
+/** The picture id in "/api/items/image/<file>", or in any path with "/uploads/<file>" (spec 001 §7). */
+export function imageIdFromFile(file: string): string | null {
+  const name = file.split('?')[0]!.split('/').pop() ?? ''
+  return /^([0-9a-f]{32})(-small)?\.(jpg|png|webp)$/.exec(name)?.[1] ?? null
+}

@@ -1,0 +1,145 @@
+import {
+  LIMITS,
+  MESSAGES,
+  ZCircleIdParams,
+  ZCreateItemRequest,
+  ZImageFileParams,
+  ZItemIdParams,
+  ZItemImageParams,
+  ZItemListResponse,
+  ZItemResponse,
+  ZMessageResponse,
+  ZOwnershipStatusResponse,
+  ZUpdateItemRequest,
+  ZUploadResponse,
+} from '@circles/shared'
+import multipart from '@fastify/multipart'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { AppError } from '../../lib/errors'
+import { currentUser } from '../auth/auth.plugin'
+import type { ItemsService } from './items.service'
+
+const noFile = () => new AppError('VALIDATION_ERROR', MESSAGES.noFileToUpload)
+
+/**
+ * The one file of an upload, field `image`, read into memory up to 5 MB and no further: a larger body
+ * is refused with 413 as soon as it passes the limit, before anything is stored.
+ */
+async function readImage(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw noFile()
+  try {
+    const part = await request.file({ limits: { fileSize: LIMITS.maxImageBytes, files: 1, fields: 10 } })
+    if (!part || part.fieldname !== 'image') throw noFile()
+    return await part.toBuffer()
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    const code = (error as { code?: string }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
+      throw new AppError('PAYLOAD_TOO_LARGE', MESSAGES.imageTooLarge)
+    }
+    // A cut-off or malformed multipart body: the client's mistake, never a 500.
+    throw new AppError('BAD_REQUEST', MESSAGES.noFileToUpload)
+  }
+}
+
+/** Spec 001 §7 "Items". */
+export function itemsRoutes(items: ItemsService) {
+  return async (plain: FastifyInstance) => {
+    await plain.register(multipart, { throwFileSizeLimit: true })
+    const app = plain.withTypeProvider<ZodTypeProvider>()
+    const tags = ['items']
+    const security = [{ bearer: [] }]
+    const onRequest = [app.authenticate]
+    const listed = { onRequest, schema: { tags, security, response: { 200: ZItemListResponse } } }
+
+    app.get('/my-items', listed, async (request) => ({ items: await items.listMine(currentUser(request)) }))
+    app.get('/', listed, async (request) => ({ items: await items.listVisible(currentUser(request)) }))
+
+    app.get(
+      '/circle/:id',
+      { ...listed, schema: { ...listed.schema, params: ZCircleIdParams } },
+      async (request) => ({ items: await items.listCircle(currentUser(request), request.params.id) }),
+    )
+
+    app.get(
+      '/image/:file',
+      { onRequest, schema: { tags, security, params: ZImageFileParams } },
+      async (request, reply) => {
+        const file = await items.image(currentUser(request), request.params.file)
+        // Stored names are random and never reused: the name is a strong validator.
+        const etag = `"${request.params.file}"`
+        reply.header('cache-control', 'private, max-age=86400').header('etag', etag)
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send()
+        return reply.type(file.contentType).send(file.bytes)
+      },
+    )
+
+    app.get(
+      '/:id',
+      { onRequest, schema: { tags, security, params: ZItemIdParams, response: { 200: ZItemResponse } } },
+      async (request) => ({ item: await items.get(currentUser(request), request.params.id) }),
+    )
+
+    app.get(
+      '/:id/ownership-status',
+      {
+        onRequest,
+        schema: { tags, security, params: ZItemIdParams, response: { 200: ZOwnershipStatusResponse } },
+      },
+      (request) => items.ownershipStatus(currentUser(request), request.params.id),
+    )
+
+    app.post(
+      '/',
+      { onRequest, schema: { tags, security, body: ZCreateItemRequest, response: { 201: ZItemResponse } } },
+      async (request, reply) => {
+        const item = await items.create(currentUser(request), request.body)
+        return reply.status(201).send({ item, message: MESSAGES.itemCreated })
+      },
+    )
+
+    app.put(
+      '/:id',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          params: ZItemIdParams,
+          body: ZUpdateItemRequest,
+          response: { 200: ZItemResponse },
+        },
+      },
+      async (request) => ({
+        item: await items.update(currentUser(request), request.params.id, request.body),
+        message: MESSAGES.itemUpdated,
+      }),
+    )
+
+    app.delete(
+      '/:id',
+      { onRequest, schema: { tags, security, params: ZItemIdParams, response: { 200: ZMessageResponse } } },
+      async (request) => {
+        await items.remove(currentUser(request), request.params.id)
+        return { message: MESSAGES.itemDeleted }
+      },
+    )
+
+    app.post(
+      '/:itemId/image',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          params: ZItemImageParams,
+          consumes: ['multipart/form-data'],
+          response: { 200: ZUploadResponse },
+        },
+      },
+      async (request) =>
+        items.uploadImage(currentUser(request), request.params.itemId, await readImage(request)),
+    )
+  }
+}

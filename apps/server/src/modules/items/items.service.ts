@@ -1,0 +1,264 @@
+import {
+  MESSAGES,
+  PLANS,
+  type TCreateItemRequest,
+  type TItem,
+  type TUpdateItemRequest,
+  type TUser,
+} from '@circles/shared'
+import { eq } from 'drizzle-orm'
+import type { AppContext } from '../../context'
+import type { Executor } from '../../db/client'
+import { users } from '../../db/schema'
+import { AppError, notFound } from '../../lib/errors'
+import type { FileStore, StoredFile } from '../../lib/storage'
+import { imageIdFromFile, imageUrls, processImage, storedNames } from './images'
+import * as repo from './items.repository'
+import type { ItemViewRow } from './items.repository'
+
+/**
+ * What the handovers of an item allow. Handovers do not exist yet (their issue derives both from the
+ * handovers table); until then no item is locked or pending.
+ */
+async function handoverState(_db: Executor, _itemId: string) {
+  return { locked: false, pending: false }
+}
+
+function toItem(row: ItemViewRow, state: { locked: boolean; pending: boolean }): TItem {
+  const { item } = row
+  return {
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    ...imageUrls(item.imageId, item.imageType),
+    circleId: item.circleId,
+    ownerId: item.ownerId,
+    ownership: item.ownership,
+    createdAt: item.createdAt.toISOString(),
+    updatedAt: item.updatedAt.toISOString(),
+    owner: { name: row.ownerName },
+    circle: { name: row.circleName, adminId: row.circleAdminId },
+    ownerLeftCircle: !row.ownerIsMember,
+    hasPendingHandovers: state.pending,
+    locked: state.locked,
+  }
+}
+
+export function createItemsService(ctx: AppContext, store: FileStore) {
+  async function view(db: Executor, row: ItemViewRow): Promise<TItem> {
+    return toItem(row, await handoverState(db, row.item.id))
+  }
+
+  /**
+   * The access check of every item call: members of the circle see its items, the holder always sees
+   * theirs (also once isolated). Anyone else gets the same 404 as for an item that does not exist.
+   */
+  async function requireVisible(db: Executor, id: string, actor: TUser): Promise<ItemViewRow> {
+    const row = await repo.findItem(db, id)
+    if (!row) throw notFound()
+    if (row.item.ownerId === actor.id) return row
+    if (row.ownerIsMember && (await repo.isMember(db, row.item.circleId, actor.id))) return row
+    throw notFound()
+  }
+
+  /** Edits and pictures: the holder or the circle's admin, still in the circle, item not locked or pending. */
+  async function requireEditable(db: Executor, id: string, actor: TUser): Promise<ItemViewRow> {
+    const row = await requireVisible(db, id, actor)
+    if (!(await repo.isMember(db, row.item.circleId, actor.id))) {
+      throw new AppError('FORBIDDEN', MESSAGES.itemNotInCircle)
+    }
+    if (row.item.ownerId !== actor.id && row.circleAdminId !== actor.id) {
+      throw new AppError('FORBIDDEN', MESSAGES.itemEditForbidden)
+    }
+    const state = await handoverState(db, id)
+    if (state.locked) throw new AppError('CONFLICT', MESSAGES.itemLocked)
+    if (state.pending) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
+    return row
+  }
+
+  async function requireCircleMember(db: Executor, circleId: string, actor: TUser) {
+    if (!(await repo.isMember(db, circleId, actor.id))) throw notFound()
+  }
+
+  const views = (db: Executor, rows: ItemViewRow[]) => Promise.all(rows.map((row) => view(db, row)))
+
+  async function listMine(actor: TUser): Promise<TItem[]> {
+    return views(ctx.db, await repo.listHeldBy(ctx.db, actor.id))
+  }
+
+  async function listVisible(actor: TUser): Promise<TItem[]> {
+    return views(ctx.db, await repo.listVisibleTo(ctx.db, actor.id))
+  }
+
+  async function listCircle(actor: TUser, circleId: string): Promise<TItem[]> {
+    await requireCircleMember(ctx.db, circleId, actor)
+    return views(ctx.db, await repo.listInCircle(ctx.db, circleId))
+  }
+
+  async function get(actor: TUser, id: string): Promise<TItem> {
+    return view(ctx.db, await requireVisible(ctx.db, id, actor))
+  }
+
+  async function ownershipStatus(actor: TUser, id: string): Promise<{ hasFullOwnership: boolean }> {
+    const { item } = await requireVisible(ctx.db, id, actor)
+    return { hasFullOwnership: item.ownerId === actor.id && item.ownership === 'COMPLETE' }
+  }
+
+  async function create(actor: TUser, input: TCreateItemRequest): Promise<TItem> {
+    // Nothing can have been uploaded for an item that does not exist yet: pictures come after.
+    if (input.imageUrl) throw new AppError('VALIDATION_ERROR', MESSAGES.imageNotFromThisItem)
+    const item = await ctx.db.transaction(async (tx) => {
+      await requireCircleMember(tx, input.circleId, actor)
+      if (ctx.config.planLimits) {
+        // Serialises this user's creations, so two requests at once cannot both pass the count.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, actor.id)).for('update')
+        if ((await repo.countHeldBy(tx, actor.id)) >= PLANS.personal.items) {
+          throw new AppError('PLAN_LIMIT_REACHED', MESSAGES.itemLimitReached)
+        }
+      }
+      const row = await repo.insertItem(tx, {
+        circleId: input.circleId,
+        ownerId: actor.id,
+        name: input.name,
+        description: input.description,
+      })
+      return view(tx, (await repo.findItem(tx, row.id))!)
+    })
+    ctx.log.info({ itemId: item.id, circleId: item.circleId, userId: actor.id }, 'item created')
+    ctx.events.publish('item.created', { circleId: item.circleId, itemId: item.id, userId: actor.id })
+    return item
+  }
+
+  async function update(actor: TUser, id: string, input: TUpdateItemRequest): Promise<TItem> {
+    let removed: string[] = []
+    const item = await ctx.db.transaction(async (tx) => {
+      await repo.lockItem(tx, id)
+      const { item: current } = await requireEditable(tx, id, actor)
+      const picture: { imageId?: null; imageType?: null } = {}
+      if (input.imageUrl === null && current.imageId && current.imageType) {
+        picture.imageId = null
+        picture.imageType = null
+        removed = storedNames(current.imageId, current.imageType)
+      } else if (input.imageUrl && imageIdFromFile(input.imageUrl) !== current.imageId) {
+        throw new AppError('VALIDATION_ERROR', MESSAGES.imageNotFromThisItem)
+      }
+      await repo.updateItem(tx, id, { name: input.name, description: input.description, ...picture })
+      return view(tx, (await repo.findItem(tx, id))!)
+    })
+    await removeQuietly(removed)
+    ctx.events.publish('item.updated', { circleId: item.circleId, itemId: id })
+    return item
+  }
+
+  async function remove(actor: TUser, id: string): Promise<void> {
+    let removed: string[] = []
+    let circleId = ''
+    await ctx.db.transaction(async (tx) => {
+      await repo.lockItem(tx, id)
+      const { item } = await requireVisible(tx, id, actor)
+      if (item.ownerId !== actor.id || item.ownership !== 'COMPLETE') {
+        throw new AppError('FORBIDDEN', MESSAGES.itemDeleteNeedsCompleteOwnership)
+      }
+      if ((await handoverState(tx, id)).pending) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
+      await repo.deleteItem(tx, id)
+      circleId = item.circleId
+      if (item.imageId && item.imageType) removed = storedNames(item.imageId, item.imageType)
+    })
+    await removeQuietly(removed)
+    ctx.log.info({ itemId: id, userId: actor.id }, 'item deleted')
+    ctx.events.publish('item.deleted', { circleId, itemId: id })
+  }
+
+  /**
+   * A picture for an item: checked for access first, re-encoded (images.ts), stored under new random
+   * names, then set on the item in one transaction; the previous picture's files go after the commit.
+   */
+  async function uploadImage(actor: TUser, itemId: string, upload: Buffer) {
+    const { item: before } = await requireEditable(ctx.db, itemId, actor)
+    await ctx.rateLimits.consume([['uploadsPerAccount', actor.id]], MESSAGES.tooManyRequests)
+    const image = await processImage(upload)
+    const written = [image.full.name, image.small.name]
+    await store.put(image.full.name, image.full)
+    try {
+      await store.put(image.small.name, image.small)
+      let previous: string[] = []
+      await ctx.db.transaction(async (tx) => {
+        await repo.lockItem(tx, itemId)
+        const { item } = await requireEditable(tx, itemId, actor)
+        if (item.imageId && item.imageType) previous = storedNames(item.imageId, item.imageType)
+        await repo.updateItem(tx, itemId, { imageId: image.id, imageType: image.type })
+      })
+      await removeQuietly(previous)
+    } catch (error) {
+      await removeQuietly(written)
+      throw error
+    }
+    ctx.events.publish('item.updated', { circleId: before.circleId, itemId })
+    return imageUrls(image.id, image.type) as { imageUrl: string; thumbnailUrl: string }
+  }
+
+  /** A stored picture, for members of its item's circle and its holder only. */
+  async function image(actor: TUser, file: string): Promise<StoredFile> {
+    const imageId = imageIdFromFile(file)
+    if (!imageId) throw notFound()
+    const row = await repo.findItemByImage(ctx.db, imageId)
+    if (!row?.item.imageType) throw notFound()
+    await requireVisible(ctx.db, row.item.id, actor)
+    const [full, small] = storedNames(imageId, row.item.imageType)
+    if (file !== full && file !== small) throw notFound()
+    const stored = await store.get(file)
+    if (!stored) throw notFound()
+    return stored
+  }
+
+  async function removeQuietly(names: string[]) {
+    if (names.length === 0) return
+    await store
+      .remove(names)
+      .catch((error) => ctx.log.warn({ err: error }, 'could not remove old picture files'))
+  }
+
+  /**
+   * For the circles module, inside its transaction: a member leaves or is removed. Items they hold
+   * completely stay theirs (isolated from the circle); partially held ones pass to the admin.
+   */
+  async function releaseHeldBy(tx: Executor, circleId: string, userId: string, adminId: string) {
+    return repo.movePartialItems(tx, circleId, userId, adminId)
+  }
+
+  /** For the circle page: the circle's items, as the circle detail lists them. */
+  async function circleItems(db: Executor, circleId: string) {
+    const rows = await repo.listInCircle(db, circleId)
+    return Promise.all(
+      rows.map(async (row) => {
+        const item = await view(db, row)
+        return {
+          id: item.id,
+          name: item.name,
+          description: item.description,
+          imageUrl: item.imageUrl,
+          thumbnailUrl: item.thumbnailUrl,
+          ownerId: item.ownerId,
+          hasPendingHandover: item.hasPendingHandovers,
+        }
+      }),
+    )
+  }
+
+  return {
+    listMine,
+    listVisible,
+    listCircle,
+    get,
+    ownershipStatus,
+    create,
+    update,
+    remove,
+    uploadImage,
+    image,
+    releaseHeldBy,
+    circleItems,
+  }
+}
+
+export type ItemsService = ReturnType<typeof createItemsService>
