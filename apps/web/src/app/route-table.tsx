@@ -38,6 +38,7 @@ const page = {
   createCircle: () => import('@/features/circles/routes/create-circle-page').then((m) => m.CreateCirclePage),
   circle: () => import('@/features/circles/routes/circle-page').then((m) => m.CirclePage),
   join: () => import('@/features/join/routes/join-page').then((m) => m.JoinPage),
+  circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
 
@@ -78,6 +79,8 @@ export const routes: RouteObject[] = [
           // Spec 001 §2: both path forms are in use; they are one screen.
           { path: 'circles/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
           { path: 'circle/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
+          // Spec 001 §2: with or without the trailing slash (react-router matches both).
+          { path: 'circle/:circleId/items', ...lazyPage(page.circleItems, 'items') },
         ],
       },
       { path: '*', ...lazyPage(page.notFound) },

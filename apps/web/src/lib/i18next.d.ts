@@ -5,6 +5,7 @@ import type contact from '@/locales/en/contact.json'
 import type dashboard from '@/locales/en/dashboard.json'
 import type errors from '@/locales/en/errors.json'
 import type invitations from '@/locales/en/invitations.json'
+import type items from '@/locales/en/items.json'
 import type landing from '@/locales/en/landing.json'
 import type pages from '@/locales/en/pages.json'
 
@@ -20,6 +21,7 @@ declare module 'i18next' {
       dashboard: typeof dashboard
       errors: typeof errors
       invitations: typeof invitations
+      items: typeof items
       landing: typeof landing
       pages: typeof pages
     }

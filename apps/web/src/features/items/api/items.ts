@@ -1,0 +1,54 @@
+import { type TCreateItemRequest, ZItemListResponse, ZItemResponse } from '@circles/shared'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+
+/** Every items query starts with `['items']`: a change refreshes lists and details alike. */
+export const itemKeys = {
+  all: ['items'] as const,
+  circle: (circleId: string) => ['items', 'circle', circleId] as const,
+  mine: ['items', 'mine'] as const,
+  detail: (id: string) => ['items', 'detail', id] as const,
+}
+
+/** GET /items/circle/:id: the circle's items (members only; 404 otherwise). */
+export const circleItemsQuery = (circleId: string) =>
+  queryOptions({
+    queryKey: itemKeys.circle(circleId),
+    queryFn: ({ signal }) =>
+      api
+        .get(`/items/circle/${encodeURIComponent(circleId)}`, ZItemListResponse, { signal })
+        .then((a) => a.items),
+  })
+
+export const useCircleItems = (circleId: string) => useQuery(circleItemsQuery(circleId))
+
+/** GET /items/my-items: what the user holds, in any circle. */
+export const useMyItems = () =>
+  useQuery({
+    queryKey: itemKeys.mine,
+    queryFn: ({ signal }) => api.get('/items/my-items', ZItemListResponse, { signal }).then((a) => a.items),
+  })
+
+export const useItem = (id: string) =>
+  useQuery({
+    queryKey: itemKeys.detail(id),
+    queryFn: ({ signal }) =>
+      api.get(`/items/${encodeURIComponent(id)}`, ZItemResponse, { signal }).then((a) => a.item),
+  })
+
+/** POST /items, then (in the form) the picture; every items list refreshes after. */
+export function useCreateItem() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: Omit<TCreateItemRequest, 'imageUrl'>) => api.post('/items', body, ZItemResponse),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
+  })
+}
+
+export function useDeleteItem() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => api.delete(`/items/${encodeURIComponent(id)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
+  })
+}

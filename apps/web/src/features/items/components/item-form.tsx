@@ -1,0 +1,165 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { type TItem, type TItemForm, ZItemForm } from '@circles/shared'
+import { ImagePlus, RotateCw, X } from 'lucide-react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/ui/button'
+import { Form } from '@/components/ui/form'
+import { FormField } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { Textarea } from '@/components/ui/textarea'
+import { notify } from '@/lib/notify'
+import { translateServerError } from '@/lib/server-errors'
+import { itemKeys, useCreateItem } from '../api/items'
+import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
+
+const ACCEPTED = 'image/jpeg,image/png,image/webp'
+
+type UploadState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; percent: number }
+  | { phase: 'failed'; item: TItem; failure: UploadFailure }
+
+/**
+ * The inline add form of a circle's items page (spec 001 §2, §5): name required, description and
+ * picture optional. The item is created first, then its picture uploads with a real progress bar that
+ * can be cancelled; a failed upload keeps the item and offers Retry.
+ */
+export function ItemForm({ circleId, onDone }: { circleId: string; onDone(item: TItem): void }) {
+  const { t } = useTranslation('items')
+  const form = useForm<TItemForm>({ resolver: zodResolver(ZItemForm) })
+  const { errors } = form.formState
+  const create = useCreateItem()
+  const queryClient = useQueryClient()
+  const [file, setFile] = useState<File | null>(null)
+  const [upload, setUpload] = useState<UploadState>({ phase: 'idle' })
+  const abort = useRef<AbortController | null>(null)
+
+  async function sendPicture(item: TItem, picture: File) {
+    abort.current = new AbortController()
+    setUpload({ phase: 'uploading', percent: 0 })
+    try {
+      await uploadItemImage(item.id, picture, {
+        onProgress: (percent) => setUpload({ phase: 'uploading', percent }),
+        signal: abort.current.signal,
+      })
+      setUpload({ phase: 'idle' })
+      await queryClient.invalidateQueries({ queryKey: itemKeys.all })
+      notify.success(t('form.created'))
+      onDone(item)
+    } catch (error) {
+      const failure: UploadFailure = error instanceof UploadError ? error.failure : { reason: 'network' }
+      setUpload({ phase: 'failed', item, failure })
+    }
+  }
+
+  async function save(values: TItemForm) {
+    const created = await create
+      .mutateAsync({ circleId, name: values.name, description: values.description ?? null })
+      .catch((error: unknown) => {
+        notify.error(error instanceof Error ? translateServerError(error.message) : t('form.saveFailed'))
+        return null
+      })
+    if (!created) return
+    if (file) await sendPicture(created.item, file)
+    else {
+      notify.success(t('form.created'))
+      onDone(created.item)
+    }
+  }
+
+  const failureText = (failure: UploadFailure) =>
+    failure.reason === 'server'
+      ? t('upload.errors.failedWith', { error: translateServerError(failure.message) })
+      : failure.reason === 'status'
+        ? t('upload.errors.status', { status: failure.status })
+        : t(`upload.errors.${failure.reason}`)
+
+  const busy = create.isPending || upload.phase === 'uploading'
+  return (
+    <Form
+      form={form}
+      onSubmit={(event) => void form.handleSubmit(save)(event)}
+      aria-label={t('form.title')}
+      className="flex flex-col gap-5"
+    >
+      <FormField
+        label={t('form.name')}
+        error={errors.name?.message && translateServerError(errors.name.message)}
+      >
+        {(field) => <Input {...field} autoComplete="off" disabled={busy} {...form.register('name')} />}
+      </FormField>
+      <FormField label={t('form.description')} hint={t('form.descriptionHint')}>
+        {(field) => <Textarea {...field} rows={3} disabled={busy} {...form.register('description')} />}
+      </FormField>
+      <FormField label={t('form.picture')} hint={t('form.pictureHint')}>
+        {(field) => (
+          <input
+            {...field}
+            type="file"
+            accept={ACCEPTED}
+            disabled={busy}
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            className="block w-full text-sm text-fg-muted file:me-3 file:h-10 file:rounded-md file:border file:border-border-strong file:bg-surface file:px-3 file:text-sm file:font-medium file:text-fg hover:file:bg-surface-2"
+          />
+        )}
+      </FormField>
+
+      {upload.phase === 'uploading' ? (
+        <div className="flex items-center gap-3">
+          <progress
+            className="h-2 flex-1 overflow-hidden rounded-full accent-accent"
+            max={100}
+            value={upload.percent}
+            aria-label={t('upload.progress', { percent: upload.percent })}
+          />
+          <span className="w-10 text-end text-sm tabular-nums text-fg-muted">{upload.percent}%</span>
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<X aria-hidden="true" />}
+            onClick={() => abort.current?.abort()}
+          >
+            {t('upload.cancel')}
+          </Button>
+        </div>
+      ) : null}
+
+      {upload.phase === 'failed' ? (
+        <div
+          role="alert"
+          className="flex flex-col gap-3 rounded-md border border-danger/30 bg-danger-soft p-3 text-sm text-danger sm:flex-row sm:items-center"
+        >
+          <span className="flex-1">{failureText(upload.failure)}</span>
+          <div className="flex gap-2">
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<RotateCw aria-hidden="true" />}
+              onClick={() => file && void sendPicture(upload.item, file)}
+            >
+              {t('upload.retry')}
+            </Button>
+            <Button variant="ghost" size="sm" onClick={() => onDone(upload.item)}>
+              {t('upload.skip')}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      <div className="flex justify-end">
+        <Button
+          type="submit"
+          size="lg"
+          loading={busy}
+          disabled={upload.phase === 'failed'}
+          icon={<ImagePlus aria-hidden="true" />}
+        >
+          {t('form.save')}
+        </Button>
+      </div>
+    </Form>
+  )
+}

@@ -1,0 +1,83 @@
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
+import { ImageOff, Package } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { cn } from '@/lib/class-names'
+import { getSession } from '@/lib/session'
+
+/** Paths with /uploads/ (older clients, spec 001 §7) are read as the image path. */
+export function imagePath(url: string): string {
+  const uploads = url.indexOf('/uploads/')
+  return uploads >= 0 ? `/api/items/image/${url.slice(uploads + '/uploads/'.length)}` : url
+}
+
+async function fetchPicture(url: string, signal: AbortSignal): Promise<string> {
+  const { token } = getSession()
+  const response = await fetch(imagePath(url), {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    signal,
+  })
+  if (!response.ok) throw new Error(`image ${response.status}`)
+  return URL.createObjectURL(await response.blob())
+}
+
+const IMAGE_KEY = 'image'
+const watched = new WeakSet<QueryClient>()
+
+/** A picture's blob URL lives as long as its query: freed when react-query drops it from the cache. */
+function releaseBlobUrlsOnRemoval(queryClient: QueryClient) {
+  if (watched.has(queryClient)) return
+  watched.add(queryClient)
+  queryClient.getQueryCache().subscribe((event) => {
+    const { queryKey, state } = event.query
+    if (event.type === 'removed' && queryKey[1] === IMAGE_KEY && typeof state.data === 'string') {
+      URL.revokeObjectURL(state.data)
+    }
+  })
+}
+
+/**
+ * An item's picture. Pictures are private to the circle, so the browser cannot load them by URL: the
+ * bytes come with the bearer token and show as a blob URL. No picture: a calm icon. A picture that
+ * cannot be fetched: 'Image not available'.
+ */
+export function ItemImage({ url, alt, className }: { url: string | null; alt: string; className?: string }) {
+  const { t } = useTranslation('items')
+  const queryClient = useQueryClient()
+  releaseBlobUrlsOnRemoval(queryClient)
+  const picture = useQuery({
+    queryKey: ['items', IMAGE_KEY, url],
+    queryFn: ({ signal }) => fetchPicture(url!, signal),
+    enabled: Boolean(url),
+    staleTime: Infinity,
+    retry: 1,
+  })
+  const [brokenUrl, setBrokenUrl] = useState<string | null>(null)
+
+  const frame = cn('flex items-center justify-center overflow-hidden bg-surface-2 text-fg-subtle', className)
+  if (!url || (picture.data && brokenUrl === picture.data)) {
+    return (
+      <div className={frame} aria-hidden="true">
+        <Package className="size-8" />
+      </div>
+    )
+  }
+  if (picture.isError) {
+    return (
+      <div className={cn(frame, 'flex-col gap-1 text-xs')}>
+        <ImageOff aria-hidden="true" className="size-6" />
+        {t('image.notAvailable')}
+      </div>
+    )
+  }
+  if (!picture.data)
+    return <div className={cn(frame, 'animate-pulse')} aria-busy="true" aria-label={alt} role="img" />
+  return (
+    <img
+      src={picture.data}
+      alt={alt}
+      className={cn('object-cover', className)}
+      onError={() => setBrokenUrl(picture.data)}
+    />
+  )
+}

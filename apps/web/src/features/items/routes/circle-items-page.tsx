@@ -1,0 +1,115 @@
+import { ZCircleDetailResponse } from '@circles/shared'
+import { useQuery } from '@tanstack/react-query'
+import { ArrowLeft, Package, Plus } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, Navigate, useParams } from 'react-router'
+import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
+import { api } from '@/lib/api-client'
+import { translateServerError } from '@/lib/server-errors'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { useCircleItems } from '../api/items'
+import { ItemCard } from '../components/item-card'
+import { ItemForm } from '../components/item-form'
+
+/** /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state. */
+export function CircleItemsPage() {
+  const { circleId = '' } = useParams()
+  const { t } = useTranslation('items')
+  const circle = useQuery({
+    queryKey: ['items', 'circle-info', circleId],
+    queryFn: ({ signal }) =>
+      api
+        .get(`/circles/${encodeURIComponent(circleId)}`, ZCircleDetailResponse, { signal })
+        .then((a) => a.circle),
+    enabled: Boolean(circleId),
+  })
+  const items = useCircleItems(circleId)
+  const [adding, setAdding] = useState(false)
+  useDocumentTitle(
+    circle.data
+      ? t('circleItems.documentTitle', { circle: circle.data.name })
+      : t('circleItems.loadingTitle'),
+  )
+
+  if (!circleId) return <Navigate to="/dashboard" replace />
+
+  return (
+    <main
+      id="main-content"
+      className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
+    >
+      <Link
+        to="/dashboard"
+        className="-ms-2 inline-flex h-11 items-center gap-1.5 self-start rounded-md px-2 text-sm font-medium text-fg-muted transition-colors hover:bg-surface-2 hover:text-fg sm:h-9"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4 rtl:rotate-180" />
+        {t('circleItems.back')}
+      </Link>
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
+            {circle.data
+              ? t('circleItems.title', { circle: circle.data.name })
+              : t('circleItems.loadingTitle')}
+          </h1>
+          <p className="text-fg-muted">{t('circleItems.intro')}</p>
+        </div>
+        {!adding && items.data?.length ? (
+          <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
+            {t('circleItems.add')}
+          </Button>
+        ) : null}
+      </header>
+
+      {adding ? (
+        <section
+          className="rounded-lg border border-border bg-surface p-5 shadow-sm sm:p-6"
+          aria-labelledby="add-item-title"
+        >
+          <div className="mb-4 flex items-center justify-between gap-4">
+            <h2 id="add-item-title" className="text-lg font-semibold tracking-tight">
+              {t('form.title')}
+            </h2>
+            <Button variant="ghost" size="sm" onClick={() => setAdding(false)}>
+              {t('form.cancel')}
+            </Button>
+          </div>
+          <ItemForm circleId={circleId} onDone={() => setAdding(false)} />
+        </section>
+      ) : null}
+
+      {items.isPending ? (
+        <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
+          <Spinner size="lg" label={t('circleItems.loading')} />
+        </div>
+      ) : items.isError ? (
+        <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
+          {items.error.message === 'Not found'
+            ? translateServerError(items.error.message)
+            : t('circleItems.loadFailed')}
+        </p>
+      ) : items.data.length === 0 && !adding ? (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border-strong px-6 py-14 text-center">
+          <span className="inline-flex size-12 items-center justify-center rounded-full bg-surface-2 text-fg-subtle">
+            <Package aria-hidden="true" className="size-6" />
+          </span>
+          <h2 className="text-lg font-semibold tracking-tight">{t('circleItems.emptyTitle')}</h2>
+          <p className="max-w-[46ch] text-sm text-fg-muted">{t('circleItems.emptyBody')}</p>
+          <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
+            {t('circleItems.addFirst')}
+          </Button>
+        </div>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {items.data.map((item) => (
+            <li key={item.id}>
+              <ItemCard item={item} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  )
+}
