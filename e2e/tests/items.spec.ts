@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test'
 import sharp from 'sharp'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
-import { createCircle, createSignedInUser, signInAs } from './circles-support'
+import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
 
 // The items screens against the real server: a circle's items page, adding items with and without a
 // picture, the upload's progress bar with cancel and retry, the picture served privately.
@@ -142,4 +142,108 @@ test('a picture the server refuses says why, and the item stays', async ({ page,
   ).toBeVisible()
   await page.getByRole('button', { name: 'Keep without picture' }).click()
   await expect(page.getByRole('listitem').filter({ hasText: 'Mystery box' })).toBeVisible()
+})
+
+test('an item’s page: details, edit with a new picture, delete after confirming; /items lists what I hold', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.setTimeout(90_000)
+  const owner = await createSignedInUser(request, 'items-owner', 'Olli Owner')
+  const circleId = await createCircle(request, owner, { name: 'Garden Club' })
+  await signInAs(page, owner)
+
+  await page.goto('/items')
+  await expect(page.getByRole('heading', { level: 1, name: 'My items' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No items yet' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Go to my circles' })).toHaveAttribute('href', '/circles')
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'items-mine-empty-en-1280')
+
+  const created = await request.post('/api/items', {
+    data: { name: 'Hedge trimmer', description: 'Sharp. Gloves in the bag.', circleId },
+    headers: { Authorization: `Bearer ${owner.token}` },
+  })
+  expect(created.status()).toBe(201)
+  const itemId = ((await created.json()) as { item: { id: string } }).item.id
+
+  await page.reload()
+  await page.getByRole('link', { name: /Hedge trimmer/ }).click()
+  await expect(page).toHaveURL(new RegExp(`/items/${itemId}$`))
+  await expect(page.getByRole('heading', { level: 1, name: 'Hedge trimmer' })).toBeVisible()
+  await expect(page.getByText('Sharp. Gloves in the bag.')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Items of Garden Club' })).toHaveAttribute(
+    'href',
+    `/circle/${circleId}/items`,
+  )
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await expectAccessible(page, axe)
+    await screenshotScreen(page, `items-detail-en-${width}`)
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+
+  // Edit: a new name and a picture.
+  await page.getByRole('link', { name: 'Edit item' }).click()
+  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items/${itemId}/edit$`))
+  await expect(page.getByLabel('Name')).toHaveValue('Hedge trimmer')
+  await page.getByLabel('Name').fill('Electric hedge trimmer')
+  await page.getByLabel('Picture', { exact: true }).setInputFiles(await photoFile('trimmer.png', 800, 600))
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`))
+  const card = page.getByRole('link', { name: /Electric hedge trimmer/ })
+  await expect(card.getByRole('img', { name: 'Picture of Electric hedge trimmer' })).toHaveAttribute(
+    'src',
+    /^blob:/,
+  )
+
+  // Delete, after the question.
+  await card.click()
+  await page.getByRole('button', { name: 'Delete item' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Delete this item?' })
+  await expect(dialog.getByText('Are you sure you want to delete this item?')).toBeVisible()
+  await expectAccessible(page, axe)
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+  await page.getByRole('button', { name: 'Delete item' }).click()
+  await dialog.getByRole('button', { name: 'Delete item' }).click()
+  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`))
+  await expect(page.getByRole('heading', { name: 'No items yet' })).toBeVisible()
+})
+
+test('a removed member keeps a complete item, apart from the circle, with the notice and a delete button', async ({
+  page,
+  request,
+  axe,
+}) => {
+  const admin = await createSignedInUser(request, 'items-rm-admin', 'Ada Admin')
+  const member = await createSignedInUser(request, 'items-rm-member', 'Mia Member')
+  const circleId = await createCircle(request, admin, { name: 'Student House' })
+  await joinCircle(request, circleId, admin, member)
+  const created = await request.post('/api/items', {
+    data: { name: 'Rice cooker', circleId },
+    headers: { Authorization: `Bearer ${member.token}` },
+  })
+  const itemId = ((await created.json()) as { item: { id: string } }).item.id
+  const removed = await request.delete(`/api/circles/${circleId}/users/${member.user.id}`, {
+    headers: { Authorization: `Bearer ${admin.token}` },
+  })
+  expect(removed.status()).toBe(200)
+
+  await signInAs(page, member)
+  await page.goto(`/items/${itemId}`)
+  await expect(page.getByText('Removed from circle')).toBeVisible()
+  await expect(page.getByText(/You are no longer a member of Student House/)).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Edit item' })).toHaveCount(0)
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'items-removed-en-1280')
+  await useGerman(page)
+  await page.reload()
+  await expect(page.getByText('Aus dem Kreis entfernt')).toBeVisible()
+  await screenshotScreen(page, 'items-removed-de-1280')
+  await page.getByRole('button', { name: 'Gegenstand löschen' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Gegenstand löschen' }).click()
+  await expect(page).toHaveURL(/\/items$/)
+  await expect(page.getByRole('heading', { name: 'Noch keine Gegenstände' })).toBeVisible()
 })

@@ -39,6 +39,8 @@ const page = {
   circle: () => import('@/features/circles/routes/circle-page').then((m) => m.CirclePage),
   join: () => import('@/features/join/routes/join-page').then((m) => m.JoinPage),
   circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
+  items: () => import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
+  item: () => import('@/features/items/routes/item-page').then((m) => m.ItemPage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
 
@@ -81,6 +83,9 @@ export const routes: RouteObject[] = [
           { path: 'circle/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
           // Spec 001 §2: with or without the trailing slash (react-router matches both).
           { path: 'circle/:circleId/items', ...lazyPage(page.circleItems, 'items') },
+          { path: 'circle/:circleId/items/:itemId/edit', ...lazyPage(page.circleItems, 'items') },
+          { path: 'items', ...lazyPage(page.items, 'items') },
+          { path: 'items/:itemId', ...lazyPage(page.item, 'items') },
         ],
       },
       { path: '*', ...lazyPage(page.notFound) },

@@ -1,4 +1,11 @@
-import { type TCreateItemRequest, ZItemListResponse, ZItemResponse } from '@circles/shared'
+import {
+  type TCreateItemRequest,
+  type TUpdateItemRequest,
+  ZItemListResponse,
+  ZItemResponse,
+  ZMessageResponse,
+  ZOwnershipStatusResponse,
+} from '@circles/shared'
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 
@@ -29,8 +36,9 @@ export const useMyItems = () =>
     queryFn: ({ signal }) => api.get('/items/my-items', ZItemListResponse, { signal }).then((a) => a.items),
   })
 
-export const useItem = (id: string) =>
+export const useItem = (id: string, { enabled = true }: { enabled?: boolean } = {}) =>
   useQuery({
+    enabled,
     queryKey: itemKeys.detail(id),
     queryFn: ({ signal }) =>
       api.get(`/items/${encodeURIComponent(id)}`, ZItemResponse, { signal }).then((a) => a.item),
@@ -45,10 +53,36 @@ export function useCreateItem() {
   })
 }
 
+/** PUT /items/:id: name, description, and the picture kept (its URL), removed (null) or untouched. */
+export function useUpdateItem(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: {
+      name: string
+      description: string | null
+      imageUrl?: TUpdateItemRequest['imageUrl']
+    }) => api.put(`/items/${encodeURIComponent(id)}`, body, ZItemResponse),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
+  })
+}
+
+/** GET /items/:id/ownership-status: whether the caller may delete (complete ownership). */
+export const useOwnershipStatus = (id: string) =>
+  useQuery({
+    queryKey: [...itemKeys.detail(id), 'ownership'],
+    queryFn: ({ signal }) =>
+      api.get(`/items/${encodeURIComponent(id)}/ownership-status`, ZOwnershipStatusResponse, { signal }),
+  })
+
 export function useDeleteItem() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => api.delete(`/items/${encodeURIComponent(id)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
+    mutationFn: (id: string) => api.delete(`/items/${encodeURIComponent(id)}`, ZMessageResponse),
+    // Not the deleted item's own query: its page is still open and would refetch into a 404.
+    onSuccess: (_answer, id) =>
+      queryClient.invalidateQueries({
+        queryKey: itemKeys.all,
+        predicate: (query) => query.queryKey[1] !== 'detail' || query.queryKey[2] !== id,
+      }),
   })
 }

@@ -1,24 +1,28 @@
 import type { TItem } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { ItemImage } from './item-image'
 
 /** An item in a grid: its small picture, name, description and holder (spec 001 §2). */
 export function ItemCard({ item }: { item: TItem }) {
   const { t } = useTranslation('items')
   return (
-    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-border bg-surface shadow-sm">
+    <Link
+      to={`/items/${item.id}`}
+      className="group flex h-full flex-col overflow-hidden rounded-lg border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2"
+    >
       <ItemImage
         url={item.thumbnailUrl}
         alt={t('card.pictureOf', { name: item.name })}
         className="aspect-[4/3] w-full"
       />
       <div className="flex flex-1 flex-col gap-1.5 p-4">
-        <h3 className="font-semibold tracking-tight text-fg">{item.name}</h3>
+        <h3 className="font-semibold tracking-tight text-fg group-hover:text-accent-text">{item.name}</h3>
         <p className="line-clamp-2 text-sm text-fg-muted">{item.description ?? t('card.noDescription')}</p>
         <p className="mt-auto pt-2 text-xs text-fg-subtle">
           {t('card.heldBy', { name: item.owner.name, circle: item.circle.name })}
         </p>
       </div>
-    </article>
+    </Link>
   )
 }

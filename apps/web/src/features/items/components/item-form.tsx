@@ -12,8 +12,9 @@ import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
-import { itemKeys, useCreateItem } from '../api/items'
+import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
+import { ItemImage } from './item-image'
 
 const ACCEPTED = 'image/jpeg,image/png,image/webp'
 
@@ -27,45 +28,61 @@ type UploadState =
  * picture optional. The item is created first, then its picture uploads with a real progress bar that
  * can be cancelled; a failed upload keeps the item and offers Retry.
  */
-export function ItemForm({ circleId, onDone }: { circleId: string; onDone(item: TItem): void }) {
+export function ItemForm({
+  circleId,
+  item,
+  onDone,
+}: {
+  circleId: string
+  /** The item to edit; without it the form adds one. */
+  item?: TItem
+  onDone(item: TItem): void
+}) {
   const { t } = useTranslation('items')
-  const form = useForm<TItemForm>({ resolver: zodResolver(ZItemForm) })
+  const form = useForm<TItemForm>({
+    resolver: zodResolver(ZItemForm),
+    defaultValues: item ? { name: item.name, description: item.description ?? '' } : undefined,
+  })
   const { errors } = form.formState
   const create = useCreateItem()
+  const update = useUpdateItem(item?.id ?? '')
+  const [removePicture, setRemovePicture] = useState(false)
   const queryClient = useQueryClient()
   const [file, setFile] = useState<File | null>(null)
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' })
   const abort = useRef<AbortController | null>(null)
 
-  async function sendPicture(item: TItem, picture: File) {
+  async function sendPicture(saved: TItem, picture: File) {
     abort.current = new AbortController()
     setUpload({ phase: 'uploading', percent: 0 })
     try {
-      await uploadItemImage(item.id, picture, {
+      await uploadItemImage(saved.id, picture, {
         onProgress: (percent) => setUpload({ phase: 'uploading', percent }),
         signal: abort.current.signal,
       })
       setUpload({ phase: 'idle' })
       await queryClient.invalidateQueries({ queryKey: itemKeys.all })
-      notify.success(t('form.created'))
-      onDone(item)
+      notify.success(t(item ? 'form.updated' : 'form.created'))
+      onDone(saved)
     } catch (error) {
       const failure: UploadFailure = error instanceof UploadError ? error.failure : { reason: 'network' }
-      setUpload({ phase: 'failed', item, failure })
+      setUpload({ phase: 'failed', item: saved, failure })
     }
   }
 
   async function save(values: TItemForm) {
-    const created = await create
-      .mutateAsync({ circleId, name: values.name, description: values.description ?? null })
-      .catch((error: unknown) => {
-        notify.error(error instanceof Error ? translateServerError(error.message) : t('form.saveFailed'))
-        return null
-      })
+    const body = { name: values.name, description: values.description ?? null }
+    const saving = item
+      ? update.mutateAsync({ ...body, ...(removePicture && !file ? { imageUrl: null } : {}) })
+      : create.mutateAsync({ circleId, ...body })
+    const created = await saving.catch((error: unknown) => {
+      notify.error(error instanceof Error ? translateServerError(error.message) : t('form.saveFailed'))
+      return null
+    })
     if (!created) return
     if (file) await sendPicture(created.item, file)
     else {
-      notify.success(t('form.created'))
+      notify.success(t(item ? 'form.updated' : 'form.created'))
       onDone(created.item)
     }
   }
@@ -77,7 +94,7 @@ export function ItemForm({ circleId, onDone }: { circleId: string; onDone(item: 
         ? t('upload.errors.status', { status: failure.status })
         : t(`upload.errors.${failure.reason}`)
 
-  const busy = create.isPending || upload.phase === 'uploading'
+  const busy = create.isPending || update.isPending || upload.phase === 'uploading'
   return (
     <Form
       form={form}
@@ -94,7 +111,29 @@ export function ItemForm({ circleId, onDone }: { circleId: string; onDone(item: 
       <FormField label={t('form.description')} hint={t('form.descriptionHint')}>
         {(field) => <Textarea {...field} rows={3} disabled={busy} {...form.register('description')} />}
       </FormField>
-      <FormField label={t('form.picture')} hint={t('form.pictureHint')}>
+      {item?.thumbnailUrl && !file ? (
+        <div className="flex items-center gap-4">
+          <ItemImage
+            url={removePicture ? null : item.thumbnailUrl}
+            alt={t('card.pictureOf', { name: item.name })}
+            className="size-20 rounded-md"
+          />
+          <label className="flex items-center gap-2 text-sm text-fg">
+            <input
+              type="checkbox"
+              className="size-4 accent-accent"
+              checked={removePicture}
+              onChange={(event) => setRemovePicture(event.target.checked)}
+              disabled={busy}
+            />
+            {t('form.removePicture')}
+          </label>
+        </div>
+      ) : null}
+      <FormField
+        label={item?.imageUrl ? t('form.replacePicture') : t('form.picture')}
+        hint={t('form.pictureHint')}
+      >
         {(field) => (
           <input
             {...field}
@@ -157,7 +196,7 @@ export function ItemForm({ circleId, onDone }: { circleId: string; onDone(item: 
           disabled={upload.phase === 'failed'}
           icon={<ImagePlus aria-hidden="true" />}
         >
-          {t('form.save')}
+          {item ? t('form.saveChanges') : t('form.save')}
         </Button>
       </div>
     </Form>

@@ -1,22 +1,27 @@
-import { ZCircleDetailResponse } from '@circles/shared'
+import { MESSAGES, type TItem, ZCircleDetailResponse } from '@circles/shared'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Package, Plus } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, Navigate, useParams } from 'react-router'
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { api } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
-import { useCircleItems } from '../api/items'
+import { useCircleItems, useItem } from '../api/items'
 import { ItemCard } from '../components/item-card'
 import { ItemForm } from '../components/item-form'
 
 /** /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state. */
 export function CircleItemsPage() {
-  const { circleId = '' } = useParams()
+  const { circleId = '', itemId } = useParams()
   const { t } = useTranslation('items')
+  const navigate = useNavigate()
+  const location = useLocation()
+  const flash = (location.state as { error?: string } | null)?.error
+  const editing = useEditedItem(circleId, itemId)
   const circle = useQuery({
     queryKey: ['items', 'circle-info', circleId],
     queryFn: ({ signal }) =>
@@ -34,6 +39,7 @@ export function CircleItemsPage() {
   )
 
   if (!circleId) return <Navigate to="/dashboard" replace />
+  const backToList = () => void navigate(`/circle/${circleId}/items`, { replace: true })
 
   return (
     <main
@@ -56,14 +62,33 @@ export function CircleItemsPage() {
           </h1>
           <p className="text-fg-muted">{t('circleItems.intro')}</p>
         </div>
-        {!adding && items.data?.length ? (
+        {!adding && !itemId && items.data?.length ? (
           <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
             {t('circleItems.add')}
           </Button>
         ) : null}
       </header>
 
-      {adding ? (
+      {flash ? <Alert tone="error">{flash}</Alert> : null}
+
+      {editing ? (
+        <section
+          className="rounded-lg border border-border bg-surface p-5 shadow-sm sm:p-6"
+          aria-labelledby="edit-item-title"
+        >
+          <div className="mb-4 flex items-center justify-between gap-4">
+            <h2 id="edit-item-title" className="text-lg font-semibold tracking-tight">
+              {t('form.editTitle')}
+            </h2>
+            <Button variant="ghost" size="sm" onClick={backToList}>
+              {t('form.cancel')}
+            </Button>
+          </div>
+          <ItemForm key={editing.id} circleId={circleId} item={editing} onDone={backToList} />
+        </section>
+      ) : null}
+
+      {adding && !itemId ? (
         <section
           className="rounded-lg border border-border bg-surface p-5 shadow-sm sm:p-6"
           aria-labelledby="add-item-title"
@@ -112,4 +137,24 @@ export function CircleItemsPage() {
       )}
     </main>
   )
+}
+
+/**
+ * /circle/:circleId/items/:itemId/edit (spec 001 §2): the item to edit. A locked item goes to its page
+ * with the locked message; one that cannot be loaded back to the circle's items.
+ */
+function useEditedItem(circleId: string, itemId: string | undefined): TItem | null {
+  const { t } = useTranslation('items')
+  const navigate = useNavigate()
+  const item = useItem(itemId ?? '', { enabled: Boolean(itemId) })
+  const failed = Boolean(itemId) && item.isError
+  const locked = item.data?.locked === true
+  useEffect(() => {
+    if (failed) {
+      void navigate(`/circle/${circleId}/items`, { replace: true, state: { error: t('edit.loadFailed') } })
+    } else if (locked && itemId) {
+      void navigate(`/items/${itemId}`, { replace: true, state: { error: MESSAGES.itemLocked } })
+    }
+  }, [failed, locked, circleId, itemId, navigate, t])
+  return itemId && item.data && !locked ? item.data : null
 }

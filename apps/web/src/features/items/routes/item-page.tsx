@@ -1,0 +1,212 @@
+import { MESSAGES } from '@circles/shared'
+import { ArrowLeft, Pencil, Trash2 } from 'lucide-react'
+import { type ReactNode, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button, buttonClasses } from '@/components/ui/button'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { Spinner } from '@/components/ui/spinner'
+import { notify } from '@/lib/notify'
+import { translateServerError } from '@/lib/server-errors'
+import { getSession } from '@/lib/session'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { useDeleteItem, useItem, useOwnershipStatus } from '../api/items'
+import { formatItemDate } from '../components/item-dates'
+import { ItemImage } from '../components/item-image'
+
+/** /items/:itemId (spec 001 §2): the picture, the details, and what the viewer may do with it. */
+export function ItemPage() {
+  const { itemId = '' } = useParams()
+  const { t, i18n } = useTranslation('items')
+  const navigate = useNavigate()
+  const location = useLocation()
+  const item = useItem(itemId)
+  const ownership = useOwnershipStatus(itemId)
+  const remove = useDeleteItem()
+  const [confirming, setConfirming] = useState(false)
+  const language = i18n.resolvedLanguage ?? i18n.language
+  useDocumentTitle(item.data ? t('detail.documentTitle', { name: item.data.name }) : t('detail.loadingTitle'))
+  const flash = (location.state as { error?: string } | null)?.error
+
+  if (!itemId) return <Navigate to="/dashboard" replace />
+
+  const frame = (children: ReactNode) => (
+    <main
+      id="main-content"
+      className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
+    >
+      {children}
+    </main>
+  )
+  if (item.isPending) {
+    return frame(
+      <div className="flex min-h-[40dvh] items-center justify-center text-fg-subtle">
+        <Spinner size="lg" label={t('detail.loading')} />
+      </div>,
+    )
+  }
+  if (item.isError) {
+    return frame(
+      <div
+        role="alert"
+        className="flex flex-col items-start gap-4 rounded-lg border border-border bg-surface p-6 shadow-sm"
+      >
+        <h1 className="text-xl font-semibold tracking-tight">
+          {item.error.message === MESSAGES.notFound ? t('detail.notFound') : t('detail.loadFailed')}
+        </h1>
+        <Link to="/items" className={buttonClasses({ variant: 'secondary' })}>
+          {t('detail.toMyItems')}
+        </Link>
+      </div>,
+    )
+  }
+
+  const data = item.data
+  const me = getSession().user?.id
+  const isHolder = data.ownerId === me
+  const canEdit =
+    !data.ownerLeftCircle &&
+    (isHolder || data.circle.adminId === me) &&
+    !data.locked &&
+    !data.hasPendingHandovers
+  const canDelete = ownership.data?.hasFullOwnership === true && !data.hasPendingHandovers
+  const back = data.ownerLeftCircle ? '/items' : `/circle/${data.circleId}/items`
+
+  const confirmDelete = () =>
+    remove.mutate(data.id, {
+      onSuccess: () => {
+        notify.success(translateServerError(MESSAGES.itemDeleted))
+        void navigate(back, { replace: true })
+      },
+      onError: (error) => {
+        setConfirming(false)
+        notify.error(error.message ? translateServerError(error.message) : t('detail.deleteFailed'))
+      },
+    })
+
+  return frame(
+    <>
+      <Link
+        to={back}
+        className="-ms-2 inline-flex h-11 items-center gap-1.5 self-start rounded-md px-2 text-sm font-medium text-fg-muted transition-colors hover:bg-surface-2 hover:text-fg sm:h-9"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4 rtl:rotate-180" />
+        {data.ownerLeftCircle ? t('detail.backToMyItems') : t('detail.back', { circle: data.circle.name })}
+      </Link>
+      {flash ? <Alert tone="error">{translateServerError(flash)}</Alert> : null}
+      {data.ownerLeftCircle ? (
+        <Alert
+          tone="warning"
+          title={t('detail.removedTitle')}
+          action={
+            canDelete ? (
+              <Button
+                variant="danger"
+                size="sm"
+                icon={<Trash2 aria-hidden="true" />}
+                onClick={() => setConfirming(true)}
+              >
+                {t('detail.delete')}
+              </Button>
+            ) : null
+          }
+        >
+          {t('detail.removedFromCircle', { circle: data.circle.name })}
+        </Alert>
+      ) : null}
+
+      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <div className="flex flex-col gap-4">
+          <ItemImage
+            url={data.imageUrl}
+            alt={t('card.pictureOf', { name: data.name })}
+            className="aspect-[4/3] w-full rounded-lg border border-border"
+          />
+          <div className="flex flex-col gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{data.name}</h1>
+            <p className="whitespace-pre-line text-fg-muted">{data.description ?? t('card.noDescription')}</p>
+          </div>
+        </div>
+
+        <aside className="flex flex-col gap-4">
+          <section
+            aria-labelledby="item-details"
+            className="rounded-lg border border-border bg-surface p-5 shadow-sm"
+          >
+            <h2 id="item-details" className="mb-3 font-semibold tracking-tight">
+              {t('detail.details')}
+            </h2>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-fg-muted">{t('detail.owner')}</dt>
+              <dd className="font-medium">{data.owner.name}</dd>
+              <dt className="text-fg-muted">{t('detail.circle')}</dt>
+              <dd className="font-medium">{data.circle.name}</dd>
+              <dt className="text-fg-muted">{t('detail.ownership')}</dt>
+              <dd className="font-medium">
+                {t(data.ownership === 'COMPLETE' ? 'detail.complete' : 'detail.partial')}
+              </dd>
+              <dt className="text-fg-muted">{t('detail.created')}</dt>
+              <dd>
+                <time dateTime={data.createdAt}>{formatItemDate(data.createdAt, language)}</time>
+              </dd>
+              <dt className="text-fg-muted">{t('detail.updated')}</dt>
+              <dd>
+                <time dateTime={data.updatedAt}>{formatItemDate(data.updatedAt, language)}</time>
+              </dd>
+            </dl>
+          </section>
+
+          {!data.ownerLeftCircle ? (
+            <section
+              aria-labelledby="item-actions"
+              className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-5 shadow-sm"
+            >
+              <h2 id="item-actions" className="font-semibold tracking-tight">
+                {t('detail.actions')}
+              </h2>
+              {canEdit ? (
+                <Link
+                  to={`/circle/${data.circleId}/items/${data.id}/edit`}
+                  className={buttonClasses({ variant: 'secondary', className: 'w-full' })}
+                >
+                  <Pencil aria-hidden="true" />
+                  {t('detail.edit')}
+                </Link>
+              ) : null}
+              {canDelete ? (
+                <Button
+                  variant="danger"
+                  className="w-full"
+                  icon={<Trash2 aria-hidden="true" />}
+                  onClick={() => setConfirming(true)}
+                >
+                  {t('detail.delete')}
+                </Button>
+              ) : ownership.data && isHolder ? null : ownership.data ? (
+                <p className="text-sm text-fg-muted">
+                  {translateServerError(MESSAGES.itemDeleteNeedsCompleteOwnership)}
+                </p>
+              ) : null}
+              {isHolder && data.ownership === 'PARTIAL' ? (
+                <p className="text-sm text-fg-muted">{t('detail.partialNote')}</p>
+              ) : null}
+            </section>
+          ) : null}
+        </aside>
+      </div>
+
+      <ConfirmDialog
+        open={confirming}
+        title={t('detail.deleteTitle')}
+        description={t('detail.deleteQuestion')}
+        confirmLabel={t('detail.delete')}
+        cancelLabel={t('form.cancel')}
+        tone="danger"
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setConfirming(false)}
+      />
+    </>,
+  )
+}
