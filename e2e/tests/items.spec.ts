@@ -247,3 +247,36 @@ test('a removed member keeps a complete item, apart from the circle, with the no
   await expect(page).toHaveURL(/\/items$/)
   await expect(page.getByRole('heading', { name: 'Noch keine Gegenstände' })).toBeVisible()
 })
+
+test('a photo over 5 MB is shrunk in the browser (worker from our origin, CSP intact) and then accepted', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const cspErrors: string[] = []
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspErrors.push(msg.text())
+  })
+  const sent: number[] = []
+  page.on('request', (req) => {
+    if (req.url().endsWith('/image') && req.method() === 'POST') sent.push(req.postDataBuffer()?.length ?? 0)
+  })
+  const admin = await createSignedInUser(request, 'items-big', 'Bea Big')
+  const circleId = await createCircle(request, admin, { name: 'Big Pictures' })
+  await signInAs(page, admin)
+  await page.goto(`/circle/${circleId}/items`)
+  await page.getByRole('button', { name: 'Add First Item' }).click()
+  await page.getByLabel('Name').fill('Camping tent')
+  const photo = await photoFile('tent.jpg', 4000, 3000)
+  const { size } = await import('node:fs/promises').then((fs) => fs.stat(photo))
+  expect(size).toBeGreaterThan(5 * 1024 * 1024)
+  await page.getByLabel('Picture', { exact: true }).setInputFiles(photo)
+  await page.getByRole('button', { name: 'Save item' }).click()
+  const card = page.getByRole('link', { name: /Camping tent/ })
+  await expect(card.getByRole('img', { name: 'Picture of Camping tent' })).toHaveAttribute('src', /^blob:/, {
+    timeout: 60_000,
+  })
+  expect(sent).toHaveLength(1)
+  expect(sent[0]).toBeLessThan(5 * 1024 * 1024)
+  expect(cspErrors).toEqual([])
+})

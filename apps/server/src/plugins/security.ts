@@ -17,7 +17,9 @@ export function contentSecurityPolicy(https: boolean) {
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
     mediaSrc: ["'self'", 'blob:'],
-    workerSrc: ["'self'"],
+    // blob: for the image-compression worker, which our own script builds and which imports the
+    // library from our origin (docs/decisions/0015).
+    workerSrc: ["'self'", 'blob:'],
     manifestSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],

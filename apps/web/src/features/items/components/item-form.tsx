@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { type TItem, type TItemForm, ZItemForm } from '@circles/shared'
+import { LIMITS, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
 import { ImagePlus, RotateCw, X } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
@@ -14,14 +14,16 @@ import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
+import { compressImage } from '../lib/compress-image'
 import { ItemImage } from './item-image'
 
 const ACCEPTED = 'image/jpeg,image/png,image/webp'
 
 type UploadState =
   | { phase: 'idle' }
+  | { phase: 'preparing' }
   | { phase: 'uploading'; percent: number }
-  | { phase: 'failed'; item: TItem; failure: UploadFailure }
+  | { phase: 'failed'; item: TItem; failure: UploadFailure | { reason: 'tooLarge'; size: string } }
 
 /**
  * The inline add form of a circle's items page (spec 001 §2, §5): name required, description and
@@ -52,8 +54,16 @@ export function ItemForm({
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' })
   const abort = useRef<AbortController | null>(null)
 
-  async function sendPicture(saved: TItem, picture: File) {
+  async function sendPicture(saved: TItem, original: File) {
     abort.current = new AbortController()
+    setUpload({ phase: 'preparing' })
+    const { file: picture, compressed } = await compressImage(original)
+    if (!compressed) notify.warning(t('upload.compressionFailed'))
+    if (picture.size > LIMITS.maxImageBytes) {
+      const size = (picture.size / (1024 * 1024)).toFixed(1)
+      setUpload({ phase: 'failed', item: saved, failure: { reason: 'tooLarge', size } })
+      return
+    }
     setUpload({ phase: 'uploading', percent: 0 })
     try {
       await uploadItemImage(saved.id, picture, {
@@ -87,14 +97,17 @@ export function ItemForm({
     }
   }
 
-  const failureText = (failure: UploadFailure) =>
-    failure.reason === 'server'
-      ? t('upload.errors.failedWith', { error: translateServerError(failure.message) })
-      : failure.reason === 'status'
-        ? t('upload.errors.status', { status: failure.status })
-        : t(`upload.errors.${failure.reason}`)
+  const failureText = (failure: UploadFailure | { reason: 'tooLarge'; size: string }) =>
+    failure.reason === 'tooLarge'
+      ? t('upload.errors.tooLarge', { size: failure.size })
+      : failure.reason === 'server'
+        ? t('upload.errors.failedWith', { error: translateServerError(failure.message) })
+        : failure.reason === 'status'
+          ? t('upload.errors.status', { status: failure.status })
+          : t(`upload.errors.${failure.reason}`)
 
-  const busy = create.isPending || update.isPending || upload.phase === 'uploading'
+  const busy =
+    create.isPending || update.isPending || upload.phase === 'uploading' || upload.phase === 'preparing'
   return (
     <Form
       form={form}
@@ -140,11 +153,26 @@ export function ItemForm({
             type="file"
             accept={ACCEPTED}
             disabled={busy}
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            onChange={(event) => {
+              const picked = event.target.files?.[0] ?? null
+              if (picked && !picked.type.startsWith('image/')) {
+                notify.error(t('upload.notAnImage'))
+                event.target.value = ''
+                setFile(null)
+                return
+              }
+              setFile(picked)
+            }}
             className="block w-full text-sm text-fg-muted file:me-3 file:h-10 file:rounded-md file:border file:border-border-strong file:bg-surface file:px-3 file:text-sm file:font-medium file:text-fg hover:file:bg-surface-2"
           />
         )}
       </FormField>
+
+      {upload.phase === 'preparing' ? (
+        <p role="status" className="text-sm text-fg-muted">
+          {t('upload.preparing')}
+        </p>
+      ) : null}
 
       {upload.phase === 'uploading' ? (
         <div className="flex items-center gap-3">
