@@ -21,6 +21,9 @@ const chromium = {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      // A camera for the item photo tests: Chromium's test pattern, permission granted without a prompt.
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
     ],
   },
 }

@@ -280,3 +280,86 @@ test('a photo over 5 MB is shrunk in the browser (worker from our origin, CSP in
   expect(sent[0]).toBeLessThan(5 * 1024 * 1024)
   expect(cspErrors).toEqual([])
 })
+
+test('the camera: take a photo with Chromium’s fake camera, review, retake, confirm, and it becomes the picture', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.setTimeout(90_000)
+  const admin = await createSignedInUser(request, 'items-camera', 'Cam Era')
+  const circleId = await createCircle(request, admin, { name: 'Photo Club' })
+  await signInAs(page, admin)
+  await page.goto(`/circle/${circleId}/items`)
+  await page.getByRole('button', { name: 'Add First Item' }).click()
+  await page.getByLabel('Name').fill('Tripod')
+  await page.getByRole('button', { name: 'Take photo' }).click()
+
+  const dialog = page.getByRole('dialog', { name: 'Take Photo' })
+  await expect(dialog).toBeVisible()
+  const capture = dialog.getByRole('button', { name: 'Capture' })
+  await expect(capture).toBeVisible({ timeout: 15_000 })
+  await expect
+    .poll(() => dialog.locator('video').evaluate((video: HTMLVideoElement) => video.videoWidth))
+    .toBeGreaterThan(0)
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'items-camera-live-en-1280')
+  await capture.click()
+  const review = page.getByRole('dialog', { name: 'Review Photo' })
+  await expect(review.getByRole('img', { name: 'The photo you took' })).toBeVisible()
+  await review.getByRole('button', { name: 'Retake' }).click()
+  await expect(
+    page.getByRole('dialog', { name: 'Take Photo' }).getByRole('button', { name: 'Capture' }),
+  ).toBeVisible()
+  await page.getByRole('dialog', { name: 'Take Photo' }).getByRole('button', { name: 'Capture' }).click()
+  await screenshotScreen(page, 'items-camera-review-en-1280')
+  await page.getByRole('dialog', { name: 'Review Photo' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await expect(page.getByText(/^Picture: photo_\d+\.jpg$/)).toBeVisible()
+  await page.getByRole('button', { name: 'Save item' }).click()
+  const card = page.getByRole('link', { name: /Tripod/ })
+  await expect(card.getByRole('img', { name: 'Picture of Tripod' })).toHaveAttribute('src', /^blob:/)
+
+  // Escape closes the dialog, and so does a click on the backdrop.
+  await page.getByRole('button', { name: 'Add item' }).click()
+  await page.getByRole('button', { name: 'Take photo' }).click()
+  await expect(page.getByRole('dialog', { name: 'Take Photo' })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await page.getByRole('button', { name: 'Take photo' }).click()
+  await expect(page.getByRole('dialog', { name: 'Take Photo' })).toBeVisible()
+  await page.mouse.click(5, 5)
+  await expect(page.getByRole('dialog')).toBeHidden()
+})
+
+test('the camera refused or missing: the dialog says so, offers Try Again, and takes a file instead', async ({
+  page,
+  request,
+}) => {
+  const admin = await createSignedInUser(request, 'items-nocam', 'No Cam')
+  const circleId = await createCircle(request, admin, { name: 'No Camera' })
+  // The browser answers as it does when the user blocks the camera.
+  await page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () =>
+      Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
+  })
+  await signInAs(page, admin)
+  await page.goto(`/circle/${circleId}/items`)
+  await page.getByRole('button', { name: 'Add First Item' }).click()
+  await page.getByLabel('Name').fill('Sewing machine')
+  await page.getByRole('button', { name: 'Take photo' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Take Photo' })
+  await expect(dialog.getByRole('alert')).toContainText('Camera access was denied')
+  await expect(dialog.getByRole('button', { name: 'Try Again' })).toBeVisible()
+  await screenshotScreen(page, 'items-camera-denied-en-1280')
+  await dialog
+    .getByLabel('Choose a picture from this device')
+    .setInputFiles(await photoFile('machine.jpg', 640, 480))
+  await page.getByRole('dialog', { name: 'Review Photo' }).getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByText('Picture: machine.jpg')).toBeVisible()
+  await page.getByRole('button', { name: 'Save item' }).click()
+  await expect(page.getByRole('link', { name: /Sewing machine/ }).getByRole('img')).toHaveAttribute(
+    'src',
+    /^blob:/,
+  )
+})

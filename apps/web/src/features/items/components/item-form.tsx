@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { LIMITS, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
-import { ImagePlus, RotateCw, X } from 'lucide-react'
+import { Camera, ImagePlus, RotateCw, X } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
@@ -15,6 +15,7 @@ import { translateServerError } from '@/lib/server-errors'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
+import { CameraDialog } from './camera-dialog'
 import { ItemImage } from './item-image'
 
 const ACCEPTED = 'image/jpeg,image/png,image/webp'
@@ -49,6 +50,7 @@ export function ItemForm({
   const create = useCreateItem()
   const update = useUpdateItem(item?.id ?? '')
   const [removePicture, setRemovePicture] = useState(false)
+  const [cameraOpen, setCameraOpen] = useState(false)
   const queryClient = useQueryClient()
   const [file, setFile] = useState<File | null>(null)
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' })
@@ -167,6 +169,30 @@ export function ItemForm({
           />
         )}
       </FormField>
+      <div className="-mt-2 flex flex-wrap items-center gap-3">
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Camera aria-hidden="true" />}
+          disabled={busy}
+          onClick={() => setCameraOpen(true)}
+        >
+          {t('camera.open')}
+        </Button>
+        {file ? (
+          <span className="text-sm text-fg-muted" role="status">
+            {t('form.chosen', { name: file.name })}
+          </span>
+        ) : null}
+      </div>
+      <CameraDialog
+        open={cameraOpen}
+        onClose={() => setCameraOpen(false)}
+        onConfirm={(photo) => {
+          setFile(photo)
+          setCameraOpen(false)
+        }}
+      />
 
       {upload.phase === 'preparing' ? (
         <p role="status" className="text-sm text-fg-muted">
