@@ -1,64 +1,20 @@
 // API load benchmark: bare Fastify hello vs POST /api/users/login vs authenticated reads (user status,
 // the circle list, a circle's page), all in one run on loopback, written to bench/README.md as ratios.
 // Bounded: each scenario runs DURATION seconds with CONNECTIONS connections, then everything stops.
-import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
-const DURATION = Number(process.env.BENCH_DURATION ?? 10)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const children = []
-
-function start(command, args, env, ready) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    children.push(child)
-    // The last 64 KB of output: enough for the verification link, never a cost that grows with the run.
-    let out = ''
-    let started = false
-    const onData = (chunk) => {
-      out = (out + chunk).slice(-65_536)
-      if (started) return
-      const value = ready(out)
-      if (value) {
-        started = true
-        resolve({ child, value, output: () => out })
-      }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)))
-  })
-}
-
-function run(title, opts) {
-  return new Promise((resolve, reject) => {
-    autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts }, (err, result) => {
-      if (err) return reject(err)
-      if (result.non2xx > 0 || result.errors > 0) {
-        return reject(new Error(`${title}: ${result.non2xx} non-2xx answers, ${result.errors} errors`))
-      }
-      resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 })
-    })
-  })
-}
-
-async function json(url, body, headers = {}) {
-  const res = await fetch(url, {
-    method: body ? 'POST' : 'GET',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return { status: res.status, body: await res.json() }
-}
+import {
+  children,
+  CONNECTIONS,
+  DURATION,
+  json,
+  readReadme,
+  run,
+  start,
+  verifiedUser,
+  writeSection,
+} from './lib.mjs'
 
 /** A fresh database on the PostgreSQL server of DATABASE_URL, dropped again at the end. */
 async function freshPostgresDatabase(serverUrl) {
@@ -101,21 +57,7 @@ async function measure(store, env) {
   )
   try {
     const base = `http://127.0.0.1:${port}`
-    // A verified user: register, then follow the link the log transport prints (no SMTP configured).
-    const email = 'bench@example.com'
-    const password = 'benchmark password'
-    await json(`${base}/api/users/register`, { name: 'Bench', email, password })
-    let token
-    for (let i = 0; i < 50 && !token; i++) {
-      token = app.output().match(/verify\?token=([0-9a-f]{64})/)?.[1]
-      if (!token) await new Promise((r) => setTimeout(r, 100))
-    }
-    if (!token) throw new Error('no verification link in the server log')
-    await json(`${base}/api/users/verify/${token}`)
-    const login = await json(`${base}/api/users/login`, { email, password })
-    if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`)
-    const { token: session, user } = login.body
-    const auth = { authorization: `Bearer ${session}` }
+    const { user, auth, email, password } = await verifiedUser(base, app)
     const created = await json(
       `${base}/api/circles`,
       { name: 'Bench circle', description: 'Benchmark' },
@@ -192,8 +134,7 @@ try {
     )
   }
 
-  const readmePath = path.join(root, 'bench', 'README.md')
-  const previous = await readFile(readmePath, 'utf8').catch(() => '')
+  const previous = await readReadme()
   const oldPostgres = previous.match(/### PostgreSQL[\s\S]*?(?=\n<!-- api:notes -->)/)?.[0]
   const tables = measured.map(table)
   if (!process.env.DATABASE_URL && oldPostgres)
@@ -213,16 +154,11 @@ try {
     '<!-- api:end -->',
   ].join('\n')
   const notes = previous.match(/<!-- api:notes -->([\s\S]*?)<!-- api:end -->/)?.[1] ?? '\n'
-  const header =
-    '# Benchmarks\n\nEach benchmark reports ratios to a baseline measured in the same run (the machines are shared and noisy).\n\n'
   const filled = section.replace(
     '<!-- api:notes -->\n<!-- api:end -->',
     `<!-- api:notes -->${notes}<!-- api:end -->`,
   )
-  const next = previous.includes('<!-- api:start -->')
-    ? previous.replace(/<!-- api:start -->[\s\S]*<!-- api:end -->/, filled)
-    : `${previous || header}${filled}\n`
-  await writeFile(readmePath, next)
+  await writeSection('api', filled)
   console.log(filled)
 } finally {
   for (const child of children) child.kill('SIGTERM')

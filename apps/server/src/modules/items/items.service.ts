@@ -54,7 +54,10 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
    * theirs (also once isolated). Anyone else gets the same 404 as for an item that does not exist.
    */
   async function requireVisible(db: Executor, id: string, actor: TUser): Promise<ItemViewRow> {
-    const row = await repo.findItem(db, id)
+    return requireVisibleRow(db, await repo.findItem(db, id), actor)
+  }
+
+  async function requireVisibleRow(db: Executor, row: ItemViewRow | undefined, actor: TUser) {
     if (!row) throw notFound()
     if (row.item.ownerId === actor.id) return row
     if (row.ownerIsMember && (await repo.isMember(db, row.item.circleId, actor.id))) return row
@@ -201,9 +204,8 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
   async function image(actor: TUser, file: string): Promise<StoredFile> {
     const imageId = imageIdFromFile(file)
     if (!imageId) throw notFound()
-    const row = await repo.findItemByImage(ctx.db, imageId)
-    if (!row?.item.imageType) throw notFound()
-    await requireVisible(ctx.db, row.item.id, actor)
+    const row = await requireVisibleRow(ctx.db, await repo.findItemByImage(ctx.db, imageId), actor)
+    if (!row.item.imageType) throw notFound()
     const [full, small] = storedNames(imageId, row.item.imageType)
     if (file !== full && file !== small) throw notFound()
     const stored = await store.get(file)

@@ -1,0 +1,101 @@
+// Shared by the API benchmarks: child servers whose output is watched for readiness, bounded
+// autocannon runs, JSON calls, a verified user with a session, and the sections of bench/README.md.
+import { spawn } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+export const root = fileURLToPath(new URL('..', import.meta.url))
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+export const children = []
+
+export function start(command, args, env, ready) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    children.push(child)
+    // The last 64 KB of output: enough for the verification link, never a cost that grows with the run.
+    let out = ''
+    let started = false
+    const onData = (chunk) => {
+      out = (out + chunk).slice(-65_536)
+      if (started) return
+      const value = ready(out)
+      if (value) {
+        started = true
+        resolve({ child, value, output: () => out })
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)))
+  })
+}
+
+export function run(title, opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts }, (err, result) => {
+      if (err) return reject(err)
+      if (result.non2xx > 0 || result.errors > 0) {
+        return reject(new Error(`${title}: ${result.non2xx} non-2xx answers, ${result.errors} errors`))
+      }
+      resolve({
+        title,
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        bytesPerRequest: result.requests.total ? result.throughput.total / result.requests.total : 0,
+      })
+    })
+  })
+}
+
+export async function json(url, body, headers = {}) {
+  const res = await fetch(url, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+/**
+ * A verified user of the server at `base`: registered, verified through the link the log transport
+ * prints (no SMTP configured), signed in. Returns the session's user and bearer header.
+ */
+export async function verifiedUser(base, app, email = 'bench@example.com', password = 'benchmark password') {
+  await json(`${base}/api/users/register`, { name: 'Bench', email, password })
+  let token
+  for (let i = 0; i < 50 && !token; i++) {
+    token = app.output().match(/verify\?token=([0-9a-f]{64})/)?.[1]
+    if (!token) await new Promise((r) => setTimeout(r, 100))
+  }
+  if (!token) throw new Error('no verification link in the server log')
+  await json(`${base}/api/users/verify/${token}`)
+  const login = await json(`${base}/api/users/login`, { email, password })
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`)
+  return { user: login.body.user, auth: { authorization: `Bearer ${login.body.token}` }, email, password }
+}
+
+const README_HEADER =
+  '# Benchmarks\n\nEach benchmark reports ratios to a baseline measured in the same run (the machines are shared and noisy).\n\n'
+
+/** Replaces the `<!-- name:start -->…<!-- name:end -->` section of bench/README.md (or appends it). */
+export async function writeSection(name, section) {
+  const readmePath = path.join(root, 'bench', 'README.md')
+  const previous = await readFile(readmePath, 'utf8').catch(() => '')
+  const pattern = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`)
+  const next = pattern.test(previous)
+    ? previous.replace(pattern, () => section)
+    : `${previous || README_HEADER}${section}\n`
+  await writeFile(readmePath, next)
+}
+
+export async function readReadme() {
+  return readFile(path.join(root, 'bench', 'README.md'), 'utf8').catch(() => '')
+}
