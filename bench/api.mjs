@@ -92,7 +92,7 @@ async function measure(store, env) {
       }),
     )
     results.push(
-      await run('GET /api/circles/:id (access check + members)', {
+      await run('GET /api/circles/:id (access check, members, items)', {
         url: `${base}/api/circles/${circleId}`,
         headers: auth,
       }),

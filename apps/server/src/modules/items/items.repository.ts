@@ -1,5 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
+import { prepared } from '../../db/prepared'
 import { circleMembers, circles, items, users } from '../../db/schema'
 
 export type ItemRow = typeof items.$inferSelect
@@ -46,11 +47,17 @@ export function listHeldBy(db: Executor, userId: string): Promise<ItemViewRow[]>
   return selectItems(db).where(eq(items.ownerId, userId)).orderBy(desc(items.createdAt))
 }
 
-/** A circle's items, without those isolated from it (their holder left); newest first. */
+/**
+ * A circle's items, without those isolated from it (their holder left); newest first. The circle page
+ * and the items page ask on every view, so the query is prepared once.
+ */
 export function listInCircle(db: Executor, circleId: string): Promise<ItemViewRow[]> {
-  return selectItems(db)
-    .where(and(eq(items.circleId, circleId), ownerIsMember))
-    .orderBy(desc(items.createdAt))
+  const query = prepared(db, 'items_in_circle', (d) =>
+    selectItems(d)
+      .where(and(eq(items.circleId, sql.placeholder('circleId')), ownerIsMember))
+      .orderBy(desc(items.createdAt)),
+  )
+  return query.execute({ circleId })
 }
 
 /** Every item a user may see: those of their circles, and their own isolated ones. */
