@@ -1,9 +1,7 @@
 // API load benchmark: bare Fastify hello vs POST /api/users/login vs authenticated reads (user status,
 // the circle list, a circle's page), all in one run on loopback, written to bench/README.md as ratios.
 // Bounded: each scenario runs DURATION seconds with CONNECTIONS connections, then everything stops.
-import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
-import path from 'node:path'
 import {
   children,
   CONNECTIONS,
@@ -11,7 +9,8 @@ import {
   json,
   readReadme,
   run,
-  start,
+  startApp,
+  startBaseline,
   verifiedUser,
   writeSection,
 } from './lib.mjs'
@@ -39,24 +38,9 @@ async function freshPostgresDatabase(serverUrl) {
 
 /** Starts the built server on a store, makes a verified user with a circle, and measures the scenarios. */
 async function measure(store, env) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-bench-'))
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const app = await start(
-    'node',
-    ['apps/server/dist/server.js'],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      RATE_LIMITS: 'off',
-      SMTP_URL: '',
-      DATABASE_URL: '',
-      ...env,
-    },
-    (out) => out.includes('Circles is running'),
-  )
+  const app = await startApp(env)
   try {
-    const base = `http://127.0.0.1:${port}`
+    const { base } = app
     const { user, auth, email, password } = await verifiedUser(base, app)
     const created = await json(
       `${base}/api/circles`,
@@ -99,9 +83,7 @@ async function measure(store, env) {
     )
     return { store, results }
   } finally {
-    app.child.kill('SIGTERM')
-    await new Promise((resolve) => app.child.once('exit', resolve))
-    await rm(dataDir, { recursive: true, force: true })
+    await app.stop()
   }
 }
 
@@ -118,7 +100,7 @@ function table({ store, results }) {
   ].join('\n')
 }
 
-const hello = await start('node', ['bench/hello-server.mjs'], {}, (out) => out.match(/listening (\d+)/)?.[1])
+const hello = await startBaseline()
 try {
   const measured = [await measure('PGlite (embedded, the default)', {})]
   if (process.env.DATABASE_URL) {

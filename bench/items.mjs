@@ -3,11 +3,19 @@
 // upload throughput (a 1.5 MB phone photo, re-encoded by sharp), each beside a bare Fastify baseline
 // measured in the same run. Written to bench/README.md. Embedded PGlite, rate limits off.
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
-import path from 'node:path'
 import sharp from 'sharp'
-import { children, CONNECTIONS, DURATION, json, run, start, verifiedUser, writeSection } from './lib.mjs'
+import {
+  children,
+  CONNECTIONS,
+  DURATION,
+  json,
+  run,
+  startApp,
+  startBaseline,
+  verifiedUser,
+  writeSection,
+} from './lib.mjs'
 
 const ITEMS = 10
 const UPLOAD_CONNECTIONS = 2
@@ -40,30 +48,10 @@ async function bytesOf(url, headers) {
   return (await res.arrayBuffer()).byteLength
 }
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-bench-items-'))
+const hello = await startBaseline()
+const app = await startApp({ PLAN_LIMITS: 'off' })
 try {
-  const hello = await start(
-    'node',
-    ['bench/hello-server.mjs'],
-    {},
-    (out) => out.match(/listening (\d+)/)?.[1],
-  )
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const app = await start(
-    'node',
-    ['apps/server/dist/server.js'],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      RATE_LIMITS: 'off',
-      SMTP_URL: '',
-      DATABASE_URL: '',
-      PLAN_LIMITS: 'off',
-    },
-    (out) => out.includes('Circles is running'),
-  )
-  const base = `http://127.0.0.1:${port}`
+  const { base } = app
   const { auth } = await verifiedUser(base, app)
   const circle = await json(`${base}/api/circles`, { name: 'Bench circle', description: 'Items' }, auth)
   const circleId = circle.body.circle.id
@@ -155,7 +143,6 @@ try {
   await writeSection('items', section)
   console.log(section)
 } finally {
+  await app.stop()
   for (const child of children) child.kill('SIGTERM')
-  await new Promise((r) => setTimeout(r, 500))
-  await rm(dataDir, { recursive: true, force: true })
 }

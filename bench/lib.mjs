@@ -1,7 +1,8 @@
 // Shared by the API benchmarks: child servers whose output is watched for readiness, bounded
 // autocannon runs, JSON calls, a verified user with a session, and the sections of bench/README.md.
 import { spawn } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
@@ -98,4 +99,40 @@ export async function writeSection(name, section) {
 
 export async function readReadme() {
   return readFile(path.join(root, 'bench', 'README.md'), 'utf8').catch(() => '')
+}
+
+/** The bare Fastify baseline (bench/hello-server.mjs); `value` is its port. */
+export const startBaseline = () =>
+  start('node', ['bench/hello-server.mjs'], {}, (out) => out.match(/listening (\d+)/)?.[1])
+
+/**
+ * The built server on a fresh DATA_DIR and a random port, rate limits off, no SMTP (the log transport
+ * prints the verification links `verifiedUser` reads). `stop()` ends it and removes the directory.
+ */
+export async function startApp(env = {}) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-bench-'))
+  const port = 20_000 + Math.floor(Math.random() * 20_000)
+  const app = await start(
+    'node',
+    ['apps/server/dist/server.js'],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      RATE_LIMITS: 'off',
+      SMTP_URL: '',
+      DATABASE_URL: '',
+      ...env,
+    },
+    (out) => out.includes('Circles is running'),
+  )
+  return {
+    ...app,
+    base: `http://127.0.0.1:${port}`,
+    async stop() {
+      app.child.kill('SIGTERM')
+      await new Promise((resolve) => app.child.once('exit', resolve))
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
 }

@@ -141,10 +141,12 @@ test.describe('signed in', () => {
     await screenshot(page, 'shell-dashboard-en-1280')
     await axe.expectNoA11yViolations(page)
 
-    // Later issues bring these pages; until then they are the not-found page inside the shell.
     await nav.getByRole('link', { name: 'Items' }).click()
     await expect(page).toHaveURL(/\/items$/)
     await expect(nav.getByRole('link', { name: 'Items' })).toHaveAttribute('aria-current', 'page')
+    await expect(page.getByRole('heading', { level: 1, name: 'My items' })).toBeVisible()
+    // Later issues bring the ledger; until then it is the not-found page inside the shell.
+    await nav.getByRole('link', { name: 'Ledger' }).click()
     await expect(page.getByText(/The page you[’']re looking for doesn[’']t exist\./)).toBeVisible()
 
     await appHeader(page).getByRole('button', { name: 'Log out' }).click()

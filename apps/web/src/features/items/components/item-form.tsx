@@ -59,8 +59,8 @@ export function ItemForm({
   async function sendPicture(saved: TItem, original: File) {
     abort.current = new AbortController()
     setUpload({ phase: 'preparing' })
-    const { file: picture, compressed } = await compressImage(original)
-    if (!compressed) notify.warning(t('upload.compressionFailed'))
+    const { file: picture, fellBack } = await compressImage(original)
+    if (fellBack) notify.warning(t('upload.compressionFailed'))
     if (picture.size > LIMITS.maxImageBytes) {
       const size = (picture.size / (1024 * 1024)).toFixed(1)
       setUpload({ phase: 'failed', item: saved, failure: { reason: 'tooLarge', size } })

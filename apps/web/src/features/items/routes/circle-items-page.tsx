@@ -1,6 +1,6 @@
 import { MESSAGES, type TItem, ZCircleDetailResponse } from '@circles/shared'
 import { useQuery } from '@tanstack/react-query'
-import { ArrowLeft, Package, Plus } from 'lucide-react'
+import { ArrowLeft, Plus } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
@@ -11,7 +11,7 @@ import { api } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useCircleItems, useItem } from '../api/items'
-import { ItemCard } from '../components/item-card'
+import { EmptyItems, FormPanel, ItemGrid } from '../components/item-layout'
 import { ItemForm } from '../components/item-form'
 
 /** /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state. */
@@ -72,37 +72,15 @@ export function CircleItemsPage() {
       {flash ? <Alert tone="error">{flash}</Alert> : null}
 
       {editing ? (
-        <section
-          className="rounded-lg border border-border bg-surface p-5 shadow-sm sm:p-6"
-          aria-labelledby="edit-item-title"
-        >
-          <div className="mb-4 flex items-center justify-between gap-4">
-            <h2 id="edit-item-title" className="text-lg font-semibold tracking-tight">
-              {t('form.editTitle')}
-            </h2>
-            <Button variant="ghost" size="sm" onClick={backToList}>
-              {t('form.cancel')}
-            </Button>
-          </div>
+        <FormPanel title={t('form.editTitle')} cancelLabel={t('form.cancel')} onCancel={backToList}>
           <ItemForm key={editing.id} circleId={circleId} item={editing} onDone={backToList} />
-        </section>
+        </FormPanel>
       ) : null}
 
       {adding && !itemId ? (
-        <section
-          className="rounded-lg border border-border bg-surface p-5 shadow-sm sm:p-6"
-          aria-labelledby="add-item-title"
-        >
-          <div className="mb-4 flex items-center justify-between gap-4">
-            <h2 id="add-item-title" className="text-lg font-semibold tracking-tight">
-              {t('form.title')}
-            </h2>
-            <Button variant="ghost" size="sm" onClick={() => setAdding(false)}>
-              {t('form.cancel')}
-            </Button>
-          </div>
+        <FormPanel title={t('form.title')} cancelLabel={t('form.cancel')} onCancel={() => setAdding(false)}>
           <ItemForm circleId={circleId} onDone={() => setAdding(false)} />
-        </section>
+        </FormPanel>
       ) : null}
 
       {items.isPending ? (
@@ -111,29 +89,18 @@ export function CircleItemsPage() {
         </div>
       ) : items.isError ? (
         <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
-          {items.error.message === 'Not found'
+          {items.error.message === MESSAGES.notFound
             ? translateServerError(items.error.message)
             : t('circleItems.loadFailed')}
         </p>
       ) : items.data.length === 0 && !adding ? (
-        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border-strong px-6 py-14 text-center">
-          <span className="inline-flex size-12 items-center justify-center rounded-full bg-surface-2 text-fg-subtle">
-            <Package aria-hidden="true" className="size-6" />
-          </span>
-          <h2 className="text-lg font-semibold tracking-tight">{t('circleItems.emptyTitle')}</h2>
-          <p className="max-w-[46ch] text-sm text-fg-muted">{t('circleItems.emptyBody')}</p>
+        <EmptyItems title={t('circleItems.emptyTitle')} body={t('circleItems.emptyBody')}>
           <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
             {t('circleItems.addFirst')}
           </Button>
-        </div>
+        </EmptyItems>
       ) : (
-        <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
-          {items.data.map((item) => (
-            <li key={item.id}>
-              <ItemCard item={item} />
-            </li>
-          ))}
-        </ul>
+        <ItemGrid items={items.data} />
       )}
     </main>
   )

@@ -1,10 +1,9 @@
-import { Package } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { buttonClasses } from '@/components/ui/button'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useMyItems } from '../api/items'
-import { ItemCard } from '../components/item-card'
+import { EmptyItems, ItemGrid } from '../components/item-layout'
 
 /** /items (spec 001 §2): the items the user holds, in every circle. */
 export function ItemsPage() {
@@ -36,29 +35,16 @@ export function ItemsPage() {
           {t('circleItems.loadFailed')}
         </p>
       ) : items.data.length === 0 ? (
-        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border-strong px-6 py-14 text-center">
-          <span className="inline-flex size-12 items-center justify-center rounded-full bg-surface-2 text-fg-subtle">
-            <Package aria-hidden="true" className="size-6" />
-          </span>
-          <h2 className="text-lg font-semibold tracking-tight">{t('mine.emptyTitle')}</h2>
-          <p className="max-w-[50ch] text-sm text-fg-muted">{t('mine.emptyBody')}</p>
-          <div className="flex flex-wrap justify-center gap-3">
-            <Link to="/circles" className={buttonClasses()}>
-              {t('mine.toCircles')}
-            </Link>
-            <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
-              {t('mine.toDashboard')}
-            </Link>
-          </div>
-        </div>
+        <EmptyItems title={t('mine.emptyTitle')} body={t('mine.emptyBody')}>
+          <Link to="/circles" className={buttonClasses()}>
+            {t('mine.toCircles')}
+          </Link>
+          <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
+            {t('mine.toDashboard')}
+          </Link>
+        </EmptyItems>
       ) : (
-        <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
-          {items.data.map((item) => (
-            <li key={item.id}>
-              <ItemCard item={item} />
-            </li>
-          ))}
-        </ul>
+        <ItemGrid items={items.data} />
       )}
     </main>
   )
