@@ -364,3 +364,66 @@ test('the camera refused or missing: the dialog says so, offers Try Again, and t
     /^blob:/,
   )
 })
+
+test('with two cameras: the switch shows “Switching camera...” and mirrors the front camera; the dialog on a phone, in German', async ({
+  browser,
+  baseURL,
+  request,
+  axe,
+}) => {
+  test.setTimeout(90_000)
+  // A browser of its own whose fake capture offers two cameras.
+  const type = browser.browserType()
+  const twoCameras = await type.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--use-fake-device-for-media-stream=device-count=2',
+      '--use-fake-ui-for-media-stream',
+    ],
+  })
+  try {
+    const context = await twoCameras.newContext({
+      baseURL,
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+    })
+    await context.addCookies([
+      {
+        name: 'cc_cookie',
+        value: encodeURIComponent(JSON.stringify({ categories: ['necessary'], revision: 0 })),
+        url: baseURL!,
+      },
+    ])
+    const page = await context.newPage()
+    const admin = await createSignedInUser(request, 'items-two-cams', 'Zwei Kameras')
+    const circleId = await createCircle(request, admin, { name: 'Fotokreis' })
+    await useGerman(page)
+    await signInAs(page, admin)
+    await page.goto(`/circle/${circleId}/items`)
+    await page.getByRole('button', { name: 'Ersten Gegenstand hinzufügen' }).click()
+    await page.getByRole('button', { name: 'Foto aufnehmen' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Foto aufnehmen' })
+    const video = dialog.locator('video')
+    await expect(dialog.getByRole('button', { name: 'Auslösen' })).toBeVisible({ timeout: 15_000 })
+    await expect(video).not.toHaveClass(/-scale-x-100/)
+    await dialog.getByRole('button', { name: 'Kamera wechseln' }).click()
+    await expect(dialog.getByText('Kamera wird gewechselt …').first()).toBeVisible()
+    await expect(dialog.getByRole('button', { name: 'Auslösen' })).toBeVisible({ timeout: 15_000 })
+    await expect(video).toHaveClass(/-scale-x-100/)
+    await expectAccessible(page, axe)
+    await screenshotScreen(page, 'items-camera-live-de-390')
+    await dialog.getByRole('button', { name: 'Auslösen' }).click()
+    const review = page.getByRole('dialog', { name: 'Foto prüfen' })
+    await expect(review.getByRole('button', { name: 'Übernehmen' })).toBeVisible()
+    await screenshotScreen(page, 'items-camera-review-de-390')
+    // The photo itself is not mirrored: only the preview is.
+    await review.getByRole('button', { name: 'Übernehmen' }).click()
+    await expect(page.getByText(/^Foto: photo_\d+\.jpg$/)).toBeVisible()
+    await context.close()
+  } finally {
+    await twoCameras.close()
+  }
+})
