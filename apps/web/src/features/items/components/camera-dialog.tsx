@@ -229,7 +229,7 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
               muted
               aria-label={t('camera.preview')}
               className={cn(
-                'size-full object-cover',
+                'size-full object-contain',
                 facing === 'user' && '-scale-x-100',
                 !liveVisible && 'hidden',
               )}
