@@ -427,3 +427,42 @@ test('with two cameras: the switch shows “Switching camera...” and mirrors t
     await twoCameras.close()
   }
 })
+
+test('the circle page shows six of seven items, each linking to its page, and a link to all of them', async ({
+  page,
+  request,
+}) => {
+  const admin = await createSignedInUser(request, 'items-seven', 'Sieben Sachen')
+  const circleId = await createCircle(request, admin, { name: 'Seven Things' })
+  const names = ['Axe', 'Bucket', 'Chisel', 'Drill', 'Easel', 'File', 'Glue gun']
+  const ids: string[] = []
+  for (const name of names) {
+    const created = await request.post('/api/items', {
+      data: { name, circleId },
+      headers: { Authorization: `Bearer ${admin.token}` },
+    })
+    ids.push(((await created.json()) as { item: { id: string } }).item.id)
+  }
+  const { readFile } = await import('node:fs/promises')
+  const uploaded = await request.post(`/api/items/${ids[6]}/image`, {
+    headers: { Authorization: `Bearer ${admin.token}` },
+    multipart: {
+      image: {
+        name: 'glue.jpg',
+        mimeType: 'image/jpeg',
+        buffer: await readFile(await photoFile('glue.jpg', 600, 400)),
+      },
+    },
+  })
+  expect(uploaded.status()).toBe(200)
+  await signInAs(page, admin)
+  await page.goto(`/circles/${circleId}`)
+  const card = page.getByRole('region', { name: 'Items' })
+  // The private thumbnail shows in the card, fetched with the session.
+  await expect(card.getByRole('link', { name: /Glue gun/ }).locator('img')).toHaveAttribute('src', /^blob:/)
+  await expect(card.getByRole('link', { name: /Glue gun/ })).toHaveAttribute('href', `/items/${ids[6]}`)
+  await expect(card.getByRole('link', { name: /^Axe/ })).toHaveCount(0)
+  await card.getByRole('link', { name: 'All items (7)' }).click()
+  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`))
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(7)
+})

@@ -3,6 +3,7 @@ import { ArrowRight, ChevronRight, Package, Plus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Badge } from '@/components/ui/badge'
+import { PrivateImage } from '@/components/private-image'
 import { buttonClasses } from '@/components/ui/button'
 import { SectionCard } from './section-card'
 
@@ -18,11 +19,11 @@ function ItemRow({ item }: { item: TCircleItem }) {
         to={itemLink(item)}
         className="group flex min-h-16 items-center gap-3 px-5 py-3 transition-colors hover:bg-surface-2"
       >
-        {item.imageUrl ? (
-          <img
-            src={item.imageUrl}
+        {item.thumbnailUrl ? (
+          <PrivateImage
+            url={item.thumbnailUrl}
             alt=""
-            className="size-10 shrink-0 rounded-md border border-border object-cover"
+            className="size-10 shrink-0 rounded-md border border-border"
           />
         ) : (
           <span

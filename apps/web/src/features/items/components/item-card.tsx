@@ -1,7 +1,7 @@
 import type { TItem } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { ItemImage } from './item-image'
+import { PrivateImage } from '@/components/private-image'
 
 /** An item in a grid: its small picture, name, description and holder (spec 001 §2). */
 export function ItemCard({ item }: { item: TItem }) {
@@ -11,7 +11,7 @@ export function ItemCard({ item }: { item: TItem }) {
       to={`/items/${item.id}`}
       className="group flex h-full flex-col overflow-hidden rounded-lg border border-border bg-surface shadow-sm transition-shadow hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2"
     >
-      <ItemImage
+      <PrivateImage
         url={item.thumbnailUrl}
         alt={t('card.pictureOf', { name: item.name })}
         className="aspect-[4/3] w-full"

@@ -16,7 +16,7 @@ import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
 import { CameraDialog } from './camera-dialog'
-import { ItemImage } from './item-image'
+import { PrivateImage } from '@/components/private-image'
 
 const ACCEPTED = 'image/jpeg,image/png,image/webp'
 
@@ -128,7 +128,7 @@ export function ItemForm({
       </FormField>
       {item?.thumbnailUrl && !file ? (
         <div className="flex items-center gap-4">
-          <ItemImage
+          <PrivateImage
             url={removePicture ? null : item.thumbnailUrl}
             alt={t('card.pictureOf', { name: item.name })}
             className="size-20 rounded-md"

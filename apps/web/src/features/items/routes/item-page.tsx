@@ -13,7 +13,7 @@ import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useDeleteItem, useItem, useOwnershipStatus } from '../api/items'
 import { formatItemDate } from '../components/item-dates'
-import { ItemImage } from '../components/item-image'
+import { PrivateImage } from '@/components/private-image'
 
 /** /items/:itemId (spec 001 §2): the picture, the details, and what the viewer may do with it. */
 export function ItemPage() {
@@ -118,7 +118,7 @@ export function ItemPage() {
 
       <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
         <div className="flex flex-col gap-4">
-          <ItemImage
+          <PrivateImage
             url={data.imageUrl}
             alt={t('card.pictureOf', { name: data.name })}
             className="aspect-[4/3] w-full rounded-lg border border-border"

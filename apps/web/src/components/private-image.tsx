@@ -21,7 +21,7 @@ async function fetchPicture(url: string, signal: AbortSignal): Promise<string> {
   return URL.createObjectURL(await response.blob())
 }
 
-const IMAGE_KEY = 'image'
+const IMAGE_KEY = 'private-image'
 const watched = new WeakSet<QueryClient>()
 
 /** A picture's blob URL lives as long as its query: freed when react-query drops it from the cache. */
@@ -30,23 +30,31 @@ function releaseBlobUrlsOnRemoval(queryClient: QueryClient) {
   watched.add(queryClient)
   queryClient.getQueryCache().subscribe((event) => {
     const { queryKey, state } = event.query
-    if (event.type === 'removed' && queryKey[1] === IMAGE_KEY && typeof state.data === 'string') {
+    if (event.type === 'removed' && queryKey[0] === IMAGE_KEY && typeof state.data === 'string') {
       URL.revokeObjectURL(state.data)
     }
   })
 }
 
 /**
- * An item's picture. Pictures are private to the circle, so the browser cannot load them by URL: the
- * bytes come with the bearer token and show as a blob URL. No picture: a calm icon. A picture that
- * cannot be fetched: 'Image not available'.
+ * A picture only members may see (an item's): the browser cannot load it by URL, so the bytes come with
+ * the bearer token and show as a blob URL. No picture: a calm icon. A picture that cannot be fetched:
+ * 'Image not available'.
  */
-export function ItemImage({ url, alt, className }: { url: string | null; alt: string; className?: string }) {
-  const { t } = useTranslation('items')
+export function PrivateImage({
+  url,
+  alt,
+  className,
+}: {
+  url: string | null
+  alt: string
+  className?: string
+}) {
+  const { t } = useTranslation()
   const queryClient = useQueryClient()
   releaseBlobUrlsOnRemoval(queryClient)
   const picture = useQuery({
-    queryKey: ['items', IMAGE_KEY, url],
+    queryKey: [IMAGE_KEY, url],
     queryFn: ({ signal }) => fetchPicture(url!, signal),
     enabled: Boolean(url),
     staleTime: Infinity,
@@ -66,18 +74,22 @@ export function ItemImage({ url, alt, className }: { url: string | null; alt: st
     return (
       <div className={cn(frame, 'flex-col gap-1 text-xs')}>
         <ImageOff aria-hidden="true" className="size-6" />
-        {t('image.notAvailable')}
+        {t('imageNotAvailable')}
       </div>
     )
   }
-  if (!picture.data)
-    return <div className={cn(frame, 'animate-pulse')} aria-busy="true" aria-label={alt} role="img" />
+  if (!picture.data) {
+    // A decorative picture (alt="") stays silent while it loads, too.
+    const named = alt ? { role: 'img', 'aria-label': alt, 'aria-busy': true } : { 'aria-hidden': true }
+    return <div className={cn(frame, 'animate-pulse')} {...named} />
+  }
+  const shown = picture.data
   return (
     <img
       src={picture.data}
       alt={alt}
       className={cn('object-cover', className)}
-      onError={() => setBrokenUrl(picture.data)}
+      onError={() => setBrokenUrl(shown)}
     />
   )
 }
