@@ -123,8 +123,16 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
 
   const capture = () => {
     const source = video.current
-    if (!source || source.readyState < 2) {
+    if (!source) {
+      setNotice(t('camera.videoMissing'))
+      return
+    }
+    if (!stream.current) {
       setNotice(t('camera.notReady'))
+      return
+    }
+    if (source.readyState < 2) {
+      setNotice(t('camera.streamNotReady'))
       return
     }
     const canvas = document.createElement('canvas')
@@ -138,7 +146,11 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
     context.drawImage(source, 0, 0, canvas.width, canvas.height)
     canvas.toBlob(
       (blob) => {
-        if (!blob || blob.size === 0) {
+        if (!blob) {
+          setNotice(t('camera.captureFailed'))
+          return
+        }
+        if (blob.size === 0) {
           setNotice(t('camera.invalidCapture'))
           return
         }

@@ -225,7 +225,10 @@ export function ItemForm({
           role="alert"
           className="flex flex-col gap-3 rounded-md border border-danger/30 bg-danger-soft p-3 text-sm text-danger sm:flex-row sm:items-center"
         >
-          <span className="flex-1">{failureText(upload.failure)}</span>
+          <span className="flex flex-1 flex-col gap-0.5">
+            <span className="font-medium">{t('upload.failedTitle')}</span>
+            <span>{failureText(upload.failure)}</span>
+          </span>
           <div className="flex gap-2">
             <Button
               variant="secondary"
