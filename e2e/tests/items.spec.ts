@@ -62,6 +62,8 @@ test('a member adds items to a circle, with a picture that uploads with progress
   await page.getByRole('button', { name: 'Add First Item' }).click()
   await page.getByRole('button', { name: 'Save item' }).click()
   await expect(page.getByText('Item name is required')).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'items-form-error-en-1280')
   await page.getByLabel('Name').fill('Ladder')
   await page.getByRole('button', { name: 'Save item' }).click()
   const ladder = page.getByRole('listitem').filter({ hasText: 'Ladder' })

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { LIMITS, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
-import { Camera, ImagePlus, RotateCw, X } from 'lucide-react'
+import { Camera, ImagePlus, ImageUp, RotateCw, X } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { Button } from '@/components/ui/button'
+import { Button, buttonClasses } from '@/components/ui/button'
 import { Form } from '@/components/ui/form'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
@@ -150,41 +150,55 @@ export function ItemForm({
         hint={t('form.pictureHint')}
       >
         {(field) => (
-          <input
-            {...field}
-            type="file"
-            accept={ACCEPTED}
-            disabled={busy}
-            onChange={(event) => {
-              const picked = event.target.files?.[0] ?? null
-              if (picked && !picked.type.startsWith('image/')) {
-                notify.error(t('upload.notAnImage'))
-                event.target.value = ''
-                setFile(null)
-                return
-              }
-              setFile(picked)
-            }}
-            className="block w-full text-sm text-fg-muted file:me-3 file:h-10 file:rounded-md file:border file:border-border-strong file:bg-surface file:px-3 file:text-sm file:font-medium file:text-fg hover:file:bg-surface-2"
-          />
+          <div className="flex flex-wrap items-center gap-3">
+            <input
+              {...field}
+              type="file"
+              accept={ACCEPTED}
+              disabled={busy}
+              onChange={(event) => {
+                const picked = event.target.files?.[0] ?? null
+                if (picked && !picked.type.startsWith('image/')) {
+                  notify.error(t('upload.notAnImage'))
+                  event.target.value = ''
+                  setFile(null)
+                  return
+                }
+                setFile(picked)
+              }}
+              className="peer sr-only"
+            />
+            {/* The browser's own file button speaks the browser's language; this one speaks ours. */}
+            <label
+              htmlFor={field.id}
+              aria-hidden="true"
+              className={buttonClasses({
+                variant: 'secondary',
+                size: 'sm',
+                className:
+                  'cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-disabled:pointer-events-none peer-disabled:opacity-50',
+              })}
+            >
+              <ImageUp aria-hidden="true" />
+              {t('form.choosePicture')}
+            </label>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Camera aria-hidden="true" />}
+              disabled={busy}
+              onClick={() => setCameraOpen(true)}
+            >
+              {t('camera.open')}
+            </Button>
+            {file ? (
+              <span className="text-sm text-fg-muted" role="status">
+                {t('form.chosen', { name: file.name })}
+              </span>
+            ) : null}
+          </div>
         )}
       </FormField>
-      <div className="-mt-2 flex flex-wrap items-center gap-3">
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Camera aria-hidden="true" />}
-          disabled={busy}
-          onClick={() => setCameraOpen(true)}
-        >
-          {t('camera.open')}
-        </Button>
-        {file ? (
-          <span className="text-sm text-fg-muted" role="status">
-            {t('form.chosen', { name: file.name })}
-          </span>
-        ) : null}
-      </div>
       <CameraDialog
         open={cameraOpen}
         onClose={() => setCameraOpen(false)}
