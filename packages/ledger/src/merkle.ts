@@ -78,7 +78,32 @@ function subproof(m: number, leaves: readonly Hash[], complete: boolean): Hash[]
 }
 
 const isOdd = (n: number) => n % 2 === 1
-const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0
+// Not with bitwise operators: they cut numbers to 32 bits, and a chain may outgrow that.
+const isPowerOfTwo = (n: number) => n > 0 && 2 ** Math.round(Math.log2(n)) === n
+const half = (n: number) => Math.floor(n / 2)
+
+/**
+ * The walk both verifications share (RFC 9162 §2.1.3.2 and §2.1.4.2): from node `fn` in a tree whose
+ * last node is `sn`, for each of `count` proof hashes whether it joins on the left. Null when the proof
+ * does not fit the tree (too long, or too short to reach the root).
+ */
+function proofSides(fn: number, sn: number, count: number): boolean[] | null {
+  const sides: boolean[] = []
+  for (let i = 0; i < count; i++) {
+    if (sn === 0) return null
+    const left = isOdd(fn) || fn === sn
+    sides.push(left)
+    if (left && !isOdd(fn)) {
+      do {
+        fn = half(fn)
+        sn = half(sn)
+      } while (!isOdd(fn) && fn !== 0)
+    }
+    fn = half(fn)
+    sn = half(sn)
+  }
+  return sn === 0 ? sides : null
+}
 
 /** Whether `proof` shows leaf `index` with hash `leaf` in the tree of `size` with `root` (RFC 9162 §2.1.3.2). */
 export function verifyInclusion(
@@ -90,26 +115,10 @@ export function verifyInclusion(
 ): boolean {
   if (!Number.isInteger(index) || !Number.isInteger(size) || index < 0 || index >= size) return false
   if (leaf.length !== 32 || root.length !== 32 || proof.some((hash) => hash.length !== 32)) return false
-  let fn = index
-  let sn = size - 1
-  let r = leaf
-  for (const p of proof) {
-    if (sn === 0) return false
-    if (isOdd(fn) || fn === sn) {
-      r = nodeHash(p, r)
-      if (!isOdd(fn)) {
-        do {
-          fn = Math.floor(fn / 2)
-          sn = Math.floor(sn / 2)
-        } while (!isOdd(fn) && fn !== 0)
-      }
-    } else {
-      r = nodeHash(r, p)
-    }
-    fn = Math.floor(fn / 2)
-    sn = Math.floor(sn / 2)
-  }
-  return sn === 0 && equalHashes(r, root)
+  const sides = proofSides(index, size - 1, proof.length)
+  if (!sides) return false
+  const computed = proof.reduce((r, p, i) => (sides[i] ? nodeHash(p, r) : nodeHash(r, p)), leaf)
+  return equalHashes(computed, root)
 }
 
 /**
@@ -129,30 +138,25 @@ export function verifyConsistency(
   if (root1.length !== 32 || root2.length !== 32 || proof.some((hash) => hash.length !== 32)) return false
   if (proof.length === 0) return false
   const path = isPowerOfTwo(size1) ? [root1, ...proof] : [...proof]
+  // Start at the last node of the first tree that is a right child (or the root of a full subtree).
   let fn = size1 - 1
   let sn = size2 - 1
   while (isOdd(fn)) {
-    fn = Math.floor(fn / 2)
-    sn = Math.floor(sn / 2)
+    fn = half(fn)
+    sn = half(sn)
   }
+  const rest = path.slice(1)
+  const sides = proofSides(fn, sn, rest.length)
+  if (!sides) return false
   let fr = path[0]!
   let sr = path[0]!
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false
-    if (isOdd(fn) || fn === sn) {
+  rest.forEach((c, i) => {
+    if (sides[i]) {
       fr = nodeHash(c, fr)
       sr = nodeHash(c, sr)
-      if (!isOdd(fn)) {
-        do {
-          fn = Math.floor(fn / 2)
-          sn = Math.floor(sn / 2)
-        } while (!isOdd(fn) && fn !== 0)
-      }
     } else {
       sr = nodeHash(sr, c)
     }
-    fn = Math.floor(fn / 2)
-    sn = Math.floor(sn / 2)
-  }
-  return sn === 0 && equalHashes(fr, root1) && equalHashes(sr, root2)
+  })
+  return equalHashes(fr, root1) && equalHashes(sr, root2)
 }

@@ -62,27 +62,23 @@ const itemFields = {
   imageUrl: z.string().max(300).nullish(),
 }
 
+/** The first stage of every item form and call: what must be there, before each field's own rule. */
+const itemInput = {
+  name: requiredString(MESSAGES.itemNameRequired),
+  description: z.string().nullish(),
+  imageUrl: z.string().nullish(),
+}
+
 /** Item form (spec 001 §3): name required, description and picture optional. */
 export const ZItemForm = z
-  .object({ name: requiredString(MESSAGES.itemNameRequired), description: z.string().nullish() })
+  .object({ name: itemInput.name, description: itemInput.description })
   .pipe(z.object({ name: itemFields.name, description: itemFields.description }))
 export type TItemForm = z.input<typeof ZItemForm>
 
 export const ZCreateItemRequest = z
-  .object({
-    name: requiredString(MESSAGES.itemNameRequired),
-    description: z.string().nullish(),
-    imageUrl: z.string().nullish(),
-    circleId: z.uuid({ error: MESSAGES.notFound }),
-  })
+  .object({ ...itemInput, circleId: z.uuid({ error: MESSAGES.notFound }) })
   .pipe(z.object({ ...itemFields, circleId: z.uuid() }))
 export type TCreateItemRequest = z.output<typeof ZCreateItemRequest>
 
-export const ZUpdateItemRequest = z
-  .object({
-    name: requiredString(MESSAGES.itemNameRequired),
-    description: z.string().nullish(),
-    imageUrl: z.string().nullish(),
-  })
-  .pipe(z.object(itemFields))
+export const ZUpdateItemRequest = z.object(itemInput).pipe(z.object(itemFields))
 export type TUpdateItemRequest = z.output<typeof ZUpdateItemRequest>

@@ -20,11 +20,14 @@ import { PrivateImage } from '@/components/private-image'
 
 const ACCEPTED = 'image/jpeg,image/png,image/webp'
 
+/** Why the picture did not go up: the upload's own failures, or still too large after shrinking. */
+type PictureFailure = UploadFailure | { reason: 'tooLarge'; size: string }
+
 type UploadState =
   | { phase: 'idle' }
   | { phase: 'preparing' }
   | { phase: 'uploading'; percent: number }
-  | { phase: 'failed'; item: TItem; failure: UploadFailure | { reason: 'tooLarge'; size: string } }
+  | { phase: 'failed'; item: TItem; failure: PictureFailure }
 
 /**
  * The inline add form of a circle's items page (spec 001 §2, §5): name required, description and
@@ -99,7 +102,7 @@ export function ItemForm({
     }
   }
 
-  const failureText = (failure: UploadFailure | { reason: 'tooLarge'; size: string }) =>
+  const failureText = (failure: PictureFailure) =>
     failure.reason === 'tooLarge'
       ? t('upload.errors.tooLarge', { size: failure.size })
       : failure.reason === 'server'
