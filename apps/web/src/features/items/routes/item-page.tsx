@@ -183,7 +183,8 @@ export function ItemPage() {
                 >
                   {t('detail.delete')}
                 </Button>
-              ) : ownership.data && isHolder ? null : ownership.data ? (
+              ) : ownership.data && !isHolder ? (
+                // The holder's own limits are the partial-ownership note below.
                 <p className="text-sm text-fg-muted">
                   {translateServerError(MESSAGES.itemDeleteNeedsCompleteOwnership)}
                 </p>
