@@ -28,6 +28,10 @@ import { registerErrorHandler } from './plugins/error-handler'
 import { registerRequestLog } from './plugins/request-log'
 import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
+import { handoversRoutes } from './modules/handovers/handovers.routes'
+import { createHandoversService } from './modules/handovers/handovers.service'
+import { ledgerRoutes } from './modules/ledger/ledger.routes'
+import { createLedgerService } from './modules/ledger/ledger.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
@@ -123,8 +127,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     database.kind === 'postgres'
       ? createDatabaseStore(database.db)
       : createDiskStore(path.join(config.dataDir, 'uploads'))
-  const items = createItemsService(ctx, store)
-  const circles = createCirclesService(ctx, items)
+  const ledger = createLedgerService(ctx)
+  const items = createItemsService(ctx, store, ledger)
+  const handovers = createHandoversService(ctx, ledger)
+  const circles = createCirclesService(ctx, items, handovers)
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -153,6 +159,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(contactRoutes(createContactService(ctx)))
       await api.register(circlesRoutes(circles, createInvitationsService(ctx)), { prefix: '/circles' })
       await api.register(itemsRoutes(items), { prefix: '/items' })
+      await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
+      await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
     },
     { prefix: '/api' },
   )

@@ -1,6 +1,8 @@
 /**
  * The ledger package: pure TypeScript, no I/O, used by the server, the browser and a later command-line
- * verifier. Today: the RFC 6962 Merkle tree and its proofs; the handovers issue adds the canonical,
- * versioned block encoding and the chain.
+ * verifier: the canonical, versioned block encoding and the chain verifier (block.ts), the RFC 8785
+ * canonical JSON (canonical.ts) and the RFC 6962 Merkle tree with its proofs (merkle.ts).
  */
+export * from './block'
+export * from './canonical'
 export * from './merkle'

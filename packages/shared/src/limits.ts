@@ -22,6 +22,8 @@ export const LIMITS = {
   maxImageSide: 1920,
   /** The longer side of the small rendition the card grids show. */
   thumbnailSide: 480,
+  /** Requester and receiver comments and the secret message. */
+  handoverCommentMax: 1000,
   circlePageItems: 6,
   dashboardCircles: 3,
   dashboardActivities: 10,

@@ -102,6 +102,29 @@ export const MESSAGES = {
   noFileToUpload: 'No file to upload',
   imageNotFromThisItem: 'This picture does not belong to this item.',
   imageProcessingFailed: 'Failed to process image. Please try a different image.',
+  // Handovers (spec 001 §4, §5, §8).
+  handoverNotFound: 'Handover not found',
+  handoverTextMax: 'Comments and the secret message must be at most 1000 characters',
+  handoverCreated: 'Handover request sent',
+  handoverConfirmed: 'Handover confirmed successfully',
+  handoverRejected: 'Handover rejected successfully',
+  handoverCancelled: 'Handover request cancelled',
+  handoverOnlyOwner: 'Only the owner of this item can hand it over.',
+  handoverAlreadyTransferred:
+    'This item cannot be transferred as it has already been involved in a confirmed handover.',
+  handoverItemIsolated: 'This item is no longer part of its circle and cannot be handed over.',
+  handoverToSelf: 'You cannot hand an item over to yourself.',
+  handoverReceiverNotMember: 'The receiver must be a member of this circle.',
+  handoverPendingExists: 'This item already has a pending handover.',
+  handoverCompleteNeedsComplete: 'Only a holder with complete ownership can pass on complete ownership.',
+  handoverOnlyReceiver: 'Only the receiver can accept or reject this handover.',
+  handoverOnlySender: 'Only the sender can cancel this handover request.',
+  handoverAlreadyAnswered: 'This handover has already been answered.',
+  handoverPartyLeft: 'This handover can no longer be confirmed: a party has left the circle.',
+  // Ledger (spec 001 §4, §8).
+  blockNotFound: 'Block not found',
+  ledgerValid: 'The ledger is intact: every block checks out.',
+  ledgerCompromised: 'The ledger has been tampered with: some blocks do not check out.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

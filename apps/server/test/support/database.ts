@@ -7,7 +7,7 @@ import { type Database, fromPglite, fromPostgres } from '../../src/db/client'
 import { migratePostgres } from '../../src/db/migrate'
 
 /** A migrated, empty database of its own for one test file: PGlite by default, PostgreSQL with DATABASE_URL. */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(poolSize = 4): Promise<Database> {
   const url = process.env.DATABASE_URL
   if (!url) {
     const template = await readFile(inject('pgliteTemplate'))
@@ -21,7 +21,7 @@ export async function createTestDatabase(): Promise<Database> {
   const dbUrl = new URL(url)
   dbUrl.pathname = `/${name}`
   await migratePostgres(dbUrl.toString())
-  const database = fromPostgres(dbUrl.toString(), 4)
+  const database = fromPostgres(dbUrl.toString(), poolSize)
   return {
     ...database,
     async close() {

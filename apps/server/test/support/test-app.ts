@@ -21,9 +21,13 @@ export interface TestApp {
 }
 
 /** The real app on a database of its own; `env` overrides the embedded defaults. */
-export async function createTestApp(
-  opts: { env?: Record<string, string> } & Partial<Omit<BuildAppOptions, 'config' | 'database'>> = {},
-): Promise<TestApp> {
+export async function createTestApp({
+  env,
+  poolSize,
+  ...opts
+}: { env?: Record<string, string>; poolSize?: number } & Partial<
+  Omit<BuildAppOptions, 'config' | 'database'>
+> = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -31,9 +35,9 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     CONTACT_EMAIL: 'team@circles.test',
     OUTBOX_INTERVAL_MS: '100',
-    ...opts.env,
+    ...env,
   })
-  const database = await createTestDatabase()
+  const database = await createTestDatabase(poolSize)
   const app = await buildApp({
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,

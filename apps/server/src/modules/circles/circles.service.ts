@@ -22,7 +22,12 @@ export interface CircleItems {
   releaseHeldBy(tx: Executor, circleId: string, userId: string, adminId: string): Promise<unknown>
 }
 
-export function createCirclesService(ctx: AppContext, items: CircleItems) {
+/** What the circles module needs of the handovers module. */
+export interface CircleHandovers {
+  withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<void>
+}
+
+export function createCirclesService(ctx: AppContext, items: CircleItems, handovers: CircleHandovers) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
     const circle = await repo.findCircle(db, id)
     if (!circle) throw notFound()
@@ -81,6 +86,7 @@ export function createCirclesService(ctx: AppContext, items: CircleItems) {
       await requireAdmin(tx, id, actor)
       if (userId === actor.id) throw new AppError('CONFLICT', MESSAGES.cannotRemoveSelf)
       if (!(await repo.removeMember(tx, id, userId))) throw new AppError('NOT_FOUND', MESSAGES.notAMember)
+      await handovers.withdrawInvolving(tx, id, userId)
       await items.releaseHeldBy(tx, id, userId, actor.id)
     })
     ctx.log.info({ circleId: id, userId, by: actor.id }, 'member removed')
@@ -109,6 +115,7 @@ export function createCirclesService(ctx: AppContext, items: CircleItems) {
       const { isAdmin, circle } = await requireMember(tx, id, actor)
       if (isAdmin) throw new AppError('CONFLICT', MESSAGES.adminMustTransfer)
       await repo.removeMember(tx, id, actor.id)
+      await handovers.withdrawInvolving(tx, id, actor.id)
       await items.releaseHeldBy(tx, id, actor.id, circle.adminId)
     })
     ctx.log.info({ circleId: id, userId: actor.id }, 'member left circle')

@@ -8,12 +8,18 @@ export type ItemRow = typeof items.$inferSelect
 /** Whether the holder is still a member of the item's circle. */
 const ownerIsMember = sql<boolean>`exists (select 1 from circle_members m where m.circle_id = ${items.circleId} and m.user_id = ${items.ownerId})`
 
+/** What the handovers of an item allow: a PENDING one blocks changes, a CONFIRMED one locks it. */
+const hasPendingHandover = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'PENDING')`
+const locked = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'CONFIRMED')`
+
 const itemView = {
   item: items,
   ownerName: users.name,
   circleName: circles.name,
   circleAdminId: circles.adminId,
   ownerIsMember,
+  hasPendingHandover,
+  locked,
 }
 
 export type ItemViewRow = {
@@ -22,6 +28,8 @@ export type ItemViewRow = {
   circleName: string
   circleAdminId: string
   ownerIsMember: boolean
+  hasPendingHandover: boolean
+  locked: boolean
 }
 
 function selectItems(db: Executor) {
@@ -113,7 +121,12 @@ export function movePartialItems(db: Executor, circleId: string, fromUserId: str
     .update(items)
     .set({ ownerId: toUserId, updatedAt: new Date() })
     .where(and(eq(items.circleId, circleId), eq(items.ownerId, fromUserId), eq(items.ownership, 'PARTIAL')))
-    .returning({ id: items.id })
+    .returning({ id: items.id, name: items.name })
+}
+
+export async function userName(db: Executor, id: string): Promise<string> {
+  const [row] = await db.select({ name: users.name }).from(users).where(eq(users.id, id))
+  return row?.name ?? ''
 }
 
 export async function isMember(db: Executor, circleId: string, userId: string): Promise<boolean> {

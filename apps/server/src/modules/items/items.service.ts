@@ -12,19 +12,12 @@ import type { Executor } from '../../db/client'
 import { users } from '../../db/schema'
 import { AppError, notFound } from '../../lib/errors'
 import type { FileStore, StoredFile } from '../../lib/storage'
+import type { LedgerService } from '../ledger/ledger.service'
 import { imageIdFromFile, imageUrls, processImage, storedNames } from './images'
 import * as repo from './items.repository'
 import type { ItemViewRow } from './items.repository'
 
-/**
- * What the handovers of an item allow. Handovers do not exist yet (their issue derives both from the
- * handovers table); until then no item is locked or pending.
- */
-async function handoverState(_db: Executor, _itemId: string) {
-  return { locked: false, pending: false }
-}
-
-function toItem(row: ItemViewRow, state: { locked: boolean; pending: boolean }): TItem {
+function toItem(row: ItemViewRow): TItem {
   const { item } = row
   return {
     id: item.id,
@@ -39,16 +32,12 @@ function toItem(row: ItemViewRow, state: { locked: boolean; pending: boolean }):
     owner: { name: row.ownerName },
     circle: { name: row.circleName, adminId: row.circleAdminId },
     ownerLeftCircle: !row.ownerIsMember,
-    hasPendingHandovers: state.pending,
-    locked: state.locked,
+    hasPendingHandovers: row.hasPendingHandover,
+    locked: row.locked,
   }
 }
 
-export function createItemsService(ctx: AppContext, store: FileStore) {
-  async function view(db: Executor, row: ItemViewRow): Promise<TItem> {
-    return toItem(row, await handoverState(db, row.item.id))
-  }
-
+export function createItemsService(ctx: AppContext, store: FileStore, ledger: LedgerService) {
   /**
    * The access check of every item call: members of the circle see its items, the holder always sees
    * theirs (also once isolated). Anyone else gets the same 404 as for an item that does not exist.
@@ -73,9 +62,8 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
     if (row.item.ownerId !== actor.id && row.circleAdminId !== actor.id) {
       throw new AppError('FORBIDDEN', MESSAGES.itemEditForbidden)
     }
-    const state = await handoverState(db, id)
-    if (state.locked) throw new AppError('CONFLICT', MESSAGES.itemLocked)
-    if (state.pending) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
+    if (row.locked) throw new AppError('CONFLICT', MESSAGES.itemLocked)
+    if (row.hasPendingHandover) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
     return row
   }
 
@@ -83,23 +71,21 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
     if (!(await repo.isMember(db, circleId, actor.id))) throw notFound()
   }
 
-  const views = (db: Executor, rows: ItemViewRow[]) => Promise.all(rows.map((row) => view(db, row)))
-
   async function listMine(actor: TUser): Promise<TItem[]> {
-    return views(ctx.db, await repo.listHeldBy(ctx.db, actor.id))
+    return (await repo.listHeldBy(ctx.db, actor.id)).map(toItem)
   }
 
   async function listVisible(actor: TUser): Promise<TItem[]> {
-    return views(ctx.db, await repo.listVisibleTo(ctx.db, actor.id))
+    return (await repo.listVisibleTo(ctx.db, actor.id)).map(toItem)
   }
 
   async function listCircle(actor: TUser, circleId: string): Promise<TItem[]> {
     await requireCircleMember(ctx.db, circleId, actor)
-    return views(ctx.db, await repo.listInCircle(ctx.db, circleId))
+    return (await repo.listInCircle(ctx.db, circleId)).map(toItem)
   }
 
   async function get(actor: TUser, id: string): Promise<TItem> {
-    return view(ctx.db, await requireVisible(ctx.db, id, actor))
+    return toItem(await requireVisible(ctx.db, id, actor))
   }
 
   async function ownershipStatus(actor: TUser, id: string): Promise<{ hasFullOwnership: boolean }> {
@@ -125,7 +111,7 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
         name: input.name,
         description: input.description,
       })
-      return view(tx, (await repo.findItem(tx, row.id))!)
+      return toItem((await repo.findItem(tx, row.id))!)
     })
     ctx.log.info({ itemId: item.id, circleId: item.circleId, userId: actor.id }, 'item created')
     ctx.events.publish('item.created', { circleId: item.circleId, itemId: item.id, userId: actor.id })
@@ -146,7 +132,7 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
         throw new AppError('VALIDATION_ERROR', MESSAGES.imageNotFromThisItem)
       }
       await repo.updateItem(tx, id, { name: input.name, description: input.description, ...picture })
-      return view(tx, (await repo.findItem(tx, id))!)
+      return toItem((await repo.findItem(tx, id))!)
     })
     await removeQuietly(removed)
     ctx.events.publish('item.updated', { circleId: item.circleId, itemId: id })
@@ -158,11 +144,11 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
     let circleId = ''
     await ctx.db.transaction(async (tx) => {
       await repo.lockItem(tx, id)
-      const { item } = await requireVisible(tx, id, actor)
+      const { item, hasPendingHandover } = await requireVisible(tx, id, actor)
       if (item.ownerId !== actor.id || item.ownership !== 'COMPLETE') {
         throw new AppError('FORBIDDEN', MESSAGES.itemDeleteNeedsCompleteOwnership)
       }
-      if ((await handoverState(tx, id)).pending) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
+      if (hasPendingHandover) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
       await repo.deleteItem(tx, id)
       circleId = item.circleId
       if (item.imageId && item.imageType) removed = storedNames(item.imageId, item.imageType)
@@ -222,29 +208,42 @@ export function createItemsService(ctx: AppContext, store: FileStore) {
 
   /**
    * For the circles module, inside its transaction: a member leaves or is removed. Items they hold
-   * completely stay theirs (isolated from the circle); partially held ones pass to the admin.
+   * completely stay theirs (isolated from the circle); partially held ones pass to the admin, each with
+   * an AUTO_TRANSFER block. The ledger head is locked before the items, as a confirmation locks them.
    */
   async function releaseHeldBy(tx: Executor, circleId: string, userId: string, adminId: string) {
-    return repo.movePartialItems(tx, circleId, userId, adminId)
+    await ledger.lockCircle(tx, circleId)
+    const moved = await repo.movePartialItems(tx, circleId, userId, adminId)
+    if (moved.length === 0) return
+    const from = { id: userId, name: await repo.userName(tx, userId) }
+    const to = { id: adminId, name: await repo.userName(tx, adminId) }
+    const commitments = { requesterComment: null, receiverComment: null, secretMessage: null }
+    for (const item of moved) {
+      await ledger.append(tx, {
+        kind: 'AUTO_TRANSFER',
+        circleId,
+        handoverId: null,
+        item,
+        from,
+        to,
+        ownership: 'PARTIAL',
+        commitments,
+      })
+    }
   }
 
   /** For the circle page: the circle's items, as the circle detail lists them. */
   async function circleItems(db: Executor, circleId: string) {
     const rows = await repo.listInCircle(db, circleId)
-    return Promise.all(
-      rows.map(async (row) => {
-        const item = await view(db, row)
-        return {
-          id: item.id,
-          name: item.name,
-          description: item.description,
-          imageUrl: item.imageUrl,
-          thumbnailUrl: item.thumbnailUrl,
-          ownerId: item.ownerId,
-          hasPendingHandover: item.hasPendingHandovers,
-        }
-      }),
-    )
+    return rows.map(toItem).map((item) => ({
+      id: item.id,
+      name: item.name,
+      description: item.description,
+      imageUrl: item.imageUrl,
+      thumbnailUrl: item.thumbnailUrl,
+      ownerId: item.ownerId,
+      hasPendingHandover: item.hasPendingHandovers,
+    }))
   }
 
   return {

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { circles } from './circles'
+import { items } from './items'
+import { users } from './users'
+
+const timestampTz = (name: string) => timestamp(name, { withTimezone: true })
+
+/**
+ * A request to hand an item to another member (spec 001 §4): PENDING until the receiver confirms or
+ * rejects it; the sender may withdraw (delete) a PENDING one. At most one PENDING per item. The salts
+ * make the ledger's commitments to the three texts (packages/ledger `commitment`).
+ */
+export const handovers = pgTable(
+  'handovers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    circleId: uuid('circle_id')
+      .notNull()
+      .references(() => circles.id, { onDelete: 'cascade' }),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    receiverId: uuid('receiver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['PENDING', 'CONFIRMED', 'REJECTED'] })
+      .notNull()
+      .default('PENDING'),
+    completeOwnership: boolean('complete_ownership').notNull().default(false),
+    requesterComment: text('requester_comment'),
+    secretMessage: text('secret_message'),
+    receiverComment: text('receiver_comment'),
+    requesterCommentSalt: text('requester_comment_salt').notNull(),
+    secretMessageSalt: text('secret_message_salt').notNull(),
+    receiverCommentSalt: text('receiver_comment_salt').notNull(),
+    createdAt: timestampTz('created_at').notNull().defaultNow(),
+    answeredAt: timestampTz('answered_at'),
+  },
+  (t) => [
+    uniqueIndex('handovers_one_pending_per_item')
+      .on(t.itemId)
+      .where(sql`${t.status} = 'PENDING'`),
+    index('handovers_item_idx').on(t.itemId),
+    index('handovers_sender_idx').on(t.senderId),
+    index('handovers_receiver_idx').on(t.receiverId),
+  ],
+)
+
+/**
+ * The circle ledger: append-only (a trigger refuses UPDATE and DELETE), one chain per circle. Every
+ * hashed field is a column, a snapshot of what the block shows; no foreign keys, so deleting an item,
+ * an account or a handover never alters a block. `time` is kept as the exact string that was hashed.
+ */
+export const blocks = pgTable(
+  'blocks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    circleId: uuid('circle_id').notNull(),
+    height: integer('height').notNull(),
+    hash: text('hash').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    version: integer('version').notNull(),
+    kind: text('kind', { enum: ['HANDOVER', 'AUTO_TRANSFER'] }).notNull(),
+    first: boolean('first').notNull(),
+    time: text('time').notNull(),
+    circleName: text('circle_name').notNull(),
+    handoverId: uuid('handover_id'),
+    itemId: uuid('item_id').notNull(),
+    itemName: text('item_name').notNull(),
+    fromId: uuid('from_id').notNull(),
+    fromName: text('from_name').notNull(),
+    toId: uuid('to_id').notNull(),
+    toName: text('to_name').notNull(),
+    ownership: text('ownership', { enum: ['COMPLETE', 'PARTIAL'] }).notNull(),
+    requesterCommentCommitment: text('requester_comment_commitment'),
+    receiverCommentCommitment: text('receiver_comment_commitment'),
+    secretMessageCommitment: text('secret_message_commitment'),
+  },
+  (t) => [
+    uniqueIndex('blocks_circle_height').on(t.circleId, t.height),
+    uniqueIndex('blocks_circle_prev_hash').on(t.circleId, t.prevHash),
+    index('blocks_item_idx').on(t.itemId),
+    index('blocks_handover_idx').on(t.handoverId),
+  ],
+)
+
+/**
+ * One row per circle that has a ledger: the next height and the last hash. Every append locks it
+ * (SELECT ... FOR UPDATE) in the transaction that appends, so a circle's blocks come one at a time.
+ */
+export const ledgerHeads = pgTable('ledger_heads', {
+  circleId: uuid('circle_id').primaryKey(),
+  size: integer('size').notNull().default(0),
+  headHash: text('head_hash').notNull().default('0'.repeat(64)),
+})

@@ -1,0 +1,154 @@
+import { and, desc, eq, or } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Executor } from '../../db/client'
+import { blocks, circleMembers, handovers, items, users } from '../../db/schema'
+
+export type HandoverRow = typeof handovers.$inferSelect
+export type NewHandover = typeof handovers.$inferInsert
+
+const sender = alias(users, 'sender')
+const receiver = alias(users, 'receiver')
+
+const handoverView = {
+  handover: handovers,
+  senderName: sender.name,
+  receiverName: receiver.name,
+  itemName: items.name,
+  imageId: items.imageId,
+  imageType: items.imageType,
+  blockId: blocks.id,
+  blockHash: blocks.hash,
+}
+export type HandoverViewRow = {
+  handover: HandoverRow
+  senderName: string
+  receiverName: string
+  itemName: string
+  imageId: string | null
+  imageType: 'jpg' | 'png' | 'webp' | null
+  blockId: string | null
+  blockHash: string | null
+}
+
+function selectHandovers(db: Executor) {
+  return db
+    .select(handoverView)
+    .from(handovers)
+    .innerJoin(sender, eq(sender.id, handovers.senderId))
+    .innerJoin(receiver, eq(receiver.id, handovers.receiverId))
+    .innerJoin(items, eq(items.id, handovers.itemId))
+    .leftJoin(blocks, eq(blocks.handoverId, handovers.id))
+}
+
+export async function findHandover(db: Executor, id: string): Promise<HandoverViewRow | undefined> {
+  const [row] = await selectHandovers(db).where(eq(handovers.id, id)).limit(1)
+  return row
+}
+
+/** The handovers a user sent or received, newest first. */
+export function listForUser(db: Executor, userId: string): Promise<HandoverViewRow[]> {
+  return selectHandovers(db)
+    .where(or(eq(handovers.senderId, userId), eq(handovers.receiverId, userId)))
+    .orderBy(desc(handovers.createdAt))
+}
+
+export function listForItem(db: Executor, itemId: string): Promise<HandoverViewRow[]> {
+  return selectHandovers(db).where(eq(handovers.itemId, itemId)).orderBy(desc(handovers.createdAt))
+}
+
+/** Locks the handover for the rest of the transaction: answers and cancels run one at a time. */
+export async function lockHandover(tx: Executor, id: string): Promise<HandoverRow | undefined> {
+  const [row] = await tx.select().from(handovers).where(eq(handovers.id, id)).for('update')
+  return row
+}
+
+export async function insertHandover(tx: Executor, values: NewHandover): Promise<HandoverRow> {
+  const [row] = await tx.insert(handovers).values(values).returning()
+  return row!
+}
+
+export async function answerHandover(
+  tx: Executor,
+  id: string,
+  values: Pick<HandoverRow, 'status' | 'receiverComment'>,
+): Promise<void> {
+  await tx
+    .update(handovers)
+    .set({ ...values, answeredAt: new Date() })
+    .where(eq(handovers.id, id))
+}
+
+export async function deleteHandover(tx: Executor, id: string): Promise<void> {
+  await tx.delete(handovers).where(eq(handovers.id, id))
+}
+
+/** A member leaves a circle: the requests they sent or would have answered there are withdrawn. */
+export async function deletePendingInvolving(tx: Executor, circleId: string, userId: string) {
+  await tx
+    .delete(handovers)
+    .where(
+      and(
+        eq(handovers.circleId, circleId),
+        eq(handovers.status, 'PENDING'),
+        or(eq(handovers.senderId, userId), eq(handovers.receiverId, userId)),
+      ),
+    )
+}
+
+export async function hasPending(db: Executor, itemId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: handovers.id })
+    .from(handovers)
+    .where(and(eq(handovers.itemId, itemId), eq(handovers.status, 'PENDING')))
+    .limit(1)
+  return Boolean(row)
+}
+
+export async function hasConfirmedSentBy(db: Executor, itemId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: handovers.id })
+    .from(handovers)
+    .where(
+      and(eq(handovers.itemId, itemId), eq(handovers.senderId, userId), eq(handovers.status, 'CONFIRMED')),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+export async function findItem(db: Executor, itemId: string) {
+  const [row] = await db
+    .select({ circleId: items.circleId, ownerId: items.ownerId })
+    .from(items)
+    .where(eq(items.id, itemId))
+  return row
+}
+
+/** The item, locked for the rest of the transaction (a handover and an edit or delete never interleave). */
+export async function lockItem(tx: Executor, itemId: string) {
+  const [row] = await tx.select().from(items).where(eq(items.id, itemId)).for('update')
+  return row
+}
+
+export async function updateItemHolder(
+  tx: Executor,
+  itemId: string,
+  values: { ownerId: string; ownership: 'COMPLETE' | 'PARTIAL' },
+): Promise<void> {
+  await tx
+    .update(items)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(items.id, itemId))
+}
+
+/**
+ * Whether the user is a member of the circle. `share` locks the membership row until the transaction
+ * ends, so a concurrent removal waits for it (or it for the removal) instead of slipping in between.
+ */
+export async function isMember(db: Executor, circleId: string, userId: string, lock?: 'share') {
+  const query = db
+    .select({ id: circleMembers.id })
+    .from(circleMembers)
+    .where(and(eq(circleMembers.circleId, circleId), eq(circleMembers.userId, userId)))
+  const [row] = lock ? await query.for('share') : await query
+  return Boolean(row)
+}

@@ -1,0 +1,191 @@
+import { commitment } from '@circles/ledger'
+import {
+  MESSAGES,
+  type TCreateHandoverRequest,
+  type THandover,
+  type THandoverAnswer,
+  type TUser,
+} from '@circles/shared'
+import type { AppContext } from '../../context'
+import type { Executor } from '../../db/client'
+import { AppError } from '../../lib/errors'
+import { randomToken } from '../../lib/tokens'
+import { imageUrls } from '../items/images'
+import type { LedgerService } from '../ledger/ledger.service'
+import * as repo from './handovers.repository'
+import type { HandoverRow, HandoverViewRow } from './handovers.repository'
+
+const handoverNotFound = () => new AppError('NOT_FOUND', MESSAGES.handoverNotFound)
+/** A fresh salt for a commitment: 16 random bytes, hex. */
+const salt = () => randomToken(16)
+
+/** The one handover shape that leaves the server: the secret message for its receiver only. */
+function toHandover(row: HandoverViewRow, viewer: TUser): THandover {
+  const { handover: h } = row
+  return {
+    id: h.id,
+    itemId: h.itemId,
+    circleId: h.circleId,
+    senderId: h.senderId,
+    receiverId: h.receiverId,
+    status: h.status,
+    requesterComment: h.requesterComment,
+    secretMessage: viewer.id === h.receiverId ? h.secretMessage : null,
+    hasSecretMessage: h.secretMessage !== null,
+    receiverComment: h.receiverComment,
+    completeOwnership: h.completeOwnership,
+    createdAt: h.createdAt.toISOString(),
+    answeredAt: h.answeredAt?.toISOString() ?? null,
+    sender: { name: row.senderName },
+    receiver: { name: row.receiverName },
+    item: { name: row.itemName, thumbnailUrl: imageUrls(row.imageId, row.imageType).thumbnailUrl },
+    block: row.blockId && row.blockHash ? { id: row.blockId, hash: row.blockHash } : null,
+  }
+}
+
+export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
+  async function view(db: Executor, id: string, viewer: TUser): Promise<THandover> {
+    const row = await repo.findHandover(db, id)
+    if (!row) throw handoverNotFound()
+    return toHandover(row, viewer)
+  }
+
+  /** The parties see a handover; so do the other members of its circle (comments, never the secret). */
+  async function canSee(db: Executor, handover: HandoverRow, actor: TUser): Promise<boolean> {
+    if (handover.senderId === actor.id || handover.receiverId === actor.id) return true
+    return repo.isMember(db, handover.circleId, actor.id)
+  }
+
+  /** Someone who may not see the handover learns nothing: the same 404 as for none at all. */
+  async function refuse(db: Executor, handover: HandoverRow, actor: TUser, message: string) {
+    if (!(await canSee(db, handover, actor))) throw handoverNotFound()
+    throw new AppError('FORBIDDEN', message)
+  }
+
+  async function listMine(actor: TUser): Promise<THandover[]> {
+    return (await repo.listForUser(ctx.db, actor.id)).map((row) => toHandover(row, actor))
+  }
+
+  /** An item's handovers, for the members of its circle and its holder. */
+  async function listForItem(actor: TUser, itemId: string): Promise<THandover[]> {
+    const item = await repo.findItem(ctx.db, itemId)
+    if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
+    if (item.ownerId !== actor.id && !(await repo.isMember(ctx.db, item.circleId, actor.id))) {
+      throw new AppError('NOT_FOUND', MESSAGES.notFound)
+    }
+    return (await repo.listForItem(ctx.db, itemId)).map((row) => toHandover(row, actor))
+  }
+
+  async function create(actor: TUser, input: TCreateHandoverRequest): Promise<THandover> {
+    const id = await ctx.db.transaction(async (tx) => {
+      const item = await repo.lockItem(tx, input.itemId)
+      if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
+      const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
+      if (item.ownerId !== actor.id) {
+        if (!actorIsMember) throw new AppError('NOT_FOUND', MESSAGES.notFound)
+        if (await repo.hasConfirmedSentBy(tx, item.id, actor.id)) {
+          throw new AppError('FORBIDDEN', MESSAGES.handoverAlreadyTransferred)
+        }
+        throw new AppError('FORBIDDEN', MESSAGES.handoverOnlyOwner)
+      }
+      if (!actorIsMember) throw new AppError('FORBIDDEN', MESSAGES.handoverItemIsolated)
+      if (input.receiverId === actor.id) throw new AppError('VALIDATION_ERROR', MESSAGES.handoverToSelf)
+      if (!(await repo.isMember(tx, item.circleId, input.receiverId, 'share'))) {
+        throw new AppError('VALIDATION_ERROR', MESSAGES.handoverReceiverNotMember)
+      }
+      if (input.completeOwnership && item.ownership !== 'COMPLETE') {
+        throw new AppError('FORBIDDEN', MESSAGES.handoverCompleteNeedsComplete)
+      }
+      if (await repo.hasPending(tx, item.id)) throw new AppError('CONFLICT', MESSAGES.handoverPendingExists)
+      const row = await repo.insertHandover(tx, {
+        itemId: item.id,
+        circleId: item.circleId,
+        senderId: actor.id,
+        receiverId: input.receiverId,
+        completeOwnership: input.completeOwnership,
+        requesterComment: input.requesterComment,
+        secretMessage: input.secretMessage,
+        requesterCommentSalt: salt(),
+        secretMessageSalt: salt(),
+        receiverCommentSalt: salt(),
+      })
+      return row.id
+    })
+    const handover = await view(ctx.db, id, actor)
+    ctx.log.info({ handoverId: id, itemId: input.itemId, userId: actor.id }, 'handover requested')
+    ctx.events.publish('item.updated', { circleId: handover.circleId, itemId: handover.itemId })
+    return handover
+  }
+
+  /**
+   * The receiver's answer. A confirmation changes the item's holder and appends the ledger block in
+   * the same transaction. Locks in one order everywhere (handover, ledger head, item), so two
+   * confirmations, a confirmation and a cancel, or a confirmation and a member's removal end in
+   * exactly one outcome.
+   */
+  async function answer(actor: TUser, id: string, input: THandoverAnswer): Promise<THandover> {
+    await ctx.db.transaction(async (tx) => {
+      const handover = await repo.lockHandover(tx, id)
+      if (!handover) throw handoverNotFound()
+      if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
+      if (handover.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
+      await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
+      if (input.status === 'CONFIRMED') await confirm(tx, handover, input.receiverComment)
+    })
+    const handover = await view(ctx.db, id, actor)
+    ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
+    ctx.events.publish('item.updated', { circleId: handover.circleId, itemId: handover.itemId })
+    return handover
+  }
+
+  async function confirm(tx: Executor, handover: HandoverRow, receiverComment: string | null) {
+    await ledger.lockCircle(tx, handover.circleId)
+    const item = await repo.lockItem(tx, handover.itemId)
+    const bothMembers =
+      (await repo.isMember(tx, handover.circleId, handover.senderId)) &&
+      (await repo.isMember(tx, handover.circleId, handover.receiverId))
+    if (!item || item.ownerId !== handover.senderId || !bothMembers) {
+      throw new AppError('CONFLICT', MESSAGES.handoverPartyLeft)
+    }
+    const ownership = handover.completeOwnership ? 'COMPLETE' : 'PARTIAL'
+    await repo.updateItemHolder(tx, item.id, { ownerId: handover.receiverId, ownership })
+    const names = (await repo.findHandover(tx, handover.id))!
+    await ledger.append(tx, {
+      kind: 'HANDOVER',
+      circleId: handover.circleId,
+      handoverId: handover.id,
+      item: { id: item.id, name: item.name },
+      from: { id: handover.senderId, name: names.senderName },
+      to: { id: handover.receiverId, name: names.receiverName },
+      ownership,
+      commitments: {
+        requesterComment: commitment(handover.requesterComment, handover.requesterCommentSalt),
+        receiverComment: commitment(receiverComment, handover.receiverCommentSalt),
+        secretMessage: commitment(handover.secretMessage, handover.secretMessageSalt),
+      },
+    })
+  }
+
+  /** The sender withdraws a PENDING request; it disappears from every list. */
+  async function cancel(actor: TUser, id: string): Promise<void> {
+    const handover = await ctx.db.transaction(async (tx) => {
+      const row = await repo.lockHandover(tx, id)
+      if (!row) throw handoverNotFound()
+      if (row.senderId !== actor.id) await refuse(tx, row, actor, MESSAGES.handoverOnlySender)
+      if (row.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
+      await repo.deleteHandover(tx, id)
+      return row
+    })
+    ctx.log.info({ handoverId: id }, 'handover cancelled')
+    ctx.events.publish('item.updated', { circleId: handover.circleId, itemId: handover.itemId })
+  }
+
+  /** For the circles module, inside its transaction: a member leaves, their open requests go. */
+  async function withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<void> {
+    await repo.deletePendingInvolving(tx, circleId, userId)
+  }
+
+  return { listMine, listForItem, create, answer, cancel, withdrawInvolving }
+}
+
+export type HandoversService = ReturnType<typeof createHandoversService>

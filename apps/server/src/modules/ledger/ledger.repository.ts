@@ -1,0 +1,111 @@
+import { and, asc, desc, eq, gt, inArray, type SQL } from 'drizzle-orm'
+import type { Executor } from '../../db/client'
+import { blocks, circleMembers, circles, handovers, items, ledgerHeads } from '../../db/schema'
+
+export type BlockRow = typeof blocks.$inferSelect
+export type NewBlock = typeof blocks.$inferInsert
+
+/**
+ * Locks the circle's ledger head for the rest of the transaction (created on the circle's first
+ * append) and returns it with the circle's current name. Every append of the circle waits here.
+ */
+export async function lockHead(tx: Executor, circleId: string) {
+  await tx.insert(ledgerHeads).values({ circleId }).onConflictDoNothing()
+  const [head] = await tx
+    .select({ size: ledgerHeads.size, headHash: ledgerHeads.headHash, circleName: circles.name })
+    .from(ledgerHeads)
+    .innerJoin(circles, eq(circles.id, ledgerHeads.circleId))
+    .where(eq(ledgerHeads.circleId, circleId))
+    .for('update', { of: ledgerHeads })
+  if (!head) throw new Error(`no circle ${circleId} for a ledger head`)
+  return head
+}
+
+export async function appendBlock(tx: Executor, block: NewBlock): Promise<BlockRow> {
+  const [row] = await tx.insert(blocks).values(block).returning()
+  await tx
+    .update(ledgerHeads)
+    .set({ size: block.height + 1, headHash: block.hash })
+    .where(eq(ledgerHeads.circleId, block.circleId))
+  return row!
+}
+
+/** What a block view adds to the block: the item's current picture, the handover's texts. */
+const blockView = {
+  block: blocks,
+  /** Null once the item is deleted: the block stays, its picture goes. */
+  currentItemId: items.id,
+  imageId: items.imageId,
+  imageType: items.imageType,
+  requesterComment: handovers.requesterComment,
+  receiverComment: handovers.receiverComment,
+  secretMessage: handovers.secretMessage,
+  receiverId: handovers.receiverId,
+}
+export type BlockViewRow = {
+  block: BlockRow
+  currentItemId: string | null
+  imageId: string | null
+  imageType: 'jpg' | 'png' | 'webp' | null
+  requesterComment: string | null
+  receiverComment: string | null
+  secretMessage: string | null
+  receiverId: string | null
+}
+
+/** The circles a user is a member of, as a subquery. */
+const circlesOf = (db: Executor, userId: string) =>
+  db.select({ id: circleMembers.circleId }).from(circleMembers).where(eq(circleMembers.userId, userId))
+
+function selectBlocks(db: Executor, userId: string, condition?: SQL) {
+  return db
+    .select(blockView)
+    .from(blocks)
+    .leftJoin(items, eq(items.id, blocks.itemId))
+    .leftJoin(handovers, eq(handovers.id, blocks.handoverId))
+    .where(and(inArray(blocks.circleId, circlesOf(db, userId)), condition))
+}
+
+/** Newest first, at most `limit`: the blocks of every circle the user is a member of. */
+export function listForMember(db: Executor, userId: string, limit: number): Promise<BlockViewRow[]> {
+  return selectBlocks(db, userId).orderBy(desc(blocks.time), desc(blocks.height)).limit(limit)
+}
+
+export function listForCircle(db: Executor, userId: string, circleId: string, limit: number) {
+  return selectBlocks(db, userId, eq(blocks.circleId, circleId)).orderBy(desc(blocks.height)).limit(limit)
+}
+
+export function listForItem(db: Executor, userId: string, itemId: string, limit: number) {
+  return selectBlocks(db, userId, eq(blocks.itemId, itemId))
+    .orderBy(desc(blocks.time), desc(blocks.height))
+    .limit(limit)
+}
+
+export async function findForMember(db: Executor, userId: string, id: string) {
+  const [row] = await selectBlocks(db, userId, eq(blocks.id, id)).limit(1)
+  return row
+}
+
+/** The blocks confirmations of these handovers appended, by handover id. */
+export function blocksOfHandovers(db: Executor, handoverIds: string[]) {
+  if (handoverIds.length === 0) return Promise.resolve([])
+  return db
+    .select({ id: blocks.id, hash: blocks.hash, handoverId: blocks.handoverId })
+    .from(blocks)
+    .where(inArray(blocks.handoverId, handoverIds))
+}
+
+/** One page of a circle's chain in height order, after `afterHeight`: how verify streams a chain. */
+export function chainPage(db: Executor, circleId: string, afterHeight: number, size: number) {
+  return db
+    .select()
+    .from(blocks)
+    .where(and(eq(blocks.circleId, circleId), gt(blocks.height, afterHeight)))
+    .orderBy(asc(blocks.height))
+    .limit(size)
+}
+
+export async function headOf(db: Executor, circleId: string) {
+  const [head] = await db.select().from(ledgerHeads).where(eq(ledgerHeads.circleId, circleId))
+  return head
+}

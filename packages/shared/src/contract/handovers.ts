@@ -1,0 +1,69 @@
+import { z } from 'zod'
+import { LIMITS } from '../limits'
+import { MESSAGES } from '../messages'
+
+export const HANDOVER_STATUSES = ['PENDING', 'CONFIRMED', 'REJECTED'] as const
+export const ZHandoverStatus = z.enum(HANDOVER_STATUSES)
+export type THandoverStatus = z.infer<typeof ZHandoverStatus>
+
+export const ZHandoverIdParams = z.object({ id: z.uuid({ error: MESSAGES.handoverNotFound }) })
+
+/**
+ * A handover as its parties see it (spec 001 §3). `secretMessage` is the plain text only for the
+ * receiver; every other caller gets null, whatever the handover holds. `block` is the ledger block a
+ * confirmation appended.
+ */
+export const ZHandover = z
+  .object({
+    id: z.uuid(),
+    itemId: z.uuid(),
+    circleId: z.uuid(),
+    senderId: z.uuid(),
+    receiverId: z.uuid(),
+    status: ZHandoverStatus,
+    requesterComment: z.string().nullable(),
+    secretMessage: z.string().nullable(),
+    /** Whether there is a secret message, for the sender's own view ("with a secret message"). */
+    hasSecretMessage: z.boolean(),
+    receiverComment: z.string().nullable(),
+    completeOwnership: z.boolean(),
+    createdAt: z.iso.datetime(),
+    /** When the receiver confirmed or rejected: the transaction date. */
+    answeredAt: z.iso.datetime().nullable(),
+    sender: z.object({ name: z.string() }),
+    receiver: z.object({ name: z.string() }),
+    item: z.object({ name: z.string(), thumbnailUrl: z.string().nullable() }),
+    block: z.object({ id: z.uuid(), hash: z.string() }).nullable(),
+  })
+  .meta({ id: 'Handover' })
+export type THandover = z.infer<typeof ZHandover>
+
+export const ZHandoverResponse = z.object({ handover: ZHandover, message: z.string().optional() })
+export const ZHandoverListResponse = z.object({ handovers: z.array(ZHandover) })
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, MESSAGES.handoverTextMax)
+    .nullish()
+    .transform((v) => (v ? v : null))
+
+/** Handover request (spec 001 §3, §5): a receiver is required and must be a uuid. */
+export const ZCreateHandoverRequest = z.object({
+  itemId: z.uuid({ error: MESSAGES.notFound }),
+  receiverId: z.uuid({ error: MESSAGES.invalidUserId }),
+  requesterComment: optionalText(LIMITS.handoverCommentMax),
+  secretMessage: optionalText(LIMITS.handoverCommentMax),
+  completeOwnership: z.boolean().default(false),
+})
+export type TCreateHandoverRequest = z.output<typeof ZCreateHandoverRequest>
+export type TCreateHandoverInput = z.input<typeof ZCreateHandoverRequest>
+
+/** The receiver's answer. */
+export const ZHandoverAnswer = z.object({
+  status: z.enum(['CONFIRMED', 'REJECTED']),
+  receiverComment: optionalText(LIMITS.handoverCommentMax),
+})
+export type THandoverAnswer = z.output<typeof ZHandoverAnswer>
+export type THandoverAnswerInput = z.input<typeof ZHandoverAnswer>

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { MESSAGES } from '../messages'
+
+const ZParty = z.object({ id: z.string(), name: z.string() })
+
+/**
+ * Exactly what a block's hash covers (packages/ledger `BlockContent`, encoding version 1): the client
+ * recomputes the hash from this object, so the server's word is not needed to check a block.
+ */
+export const ZBlockContent = z
+  .object({
+    v: z.literal(1),
+    kind: z.enum(['HANDOVER', 'AUTO_TRANSFER']),
+    circle: ZParty,
+    height: z.number().int().nonnegative(),
+    prevHash: z.string(),
+    first: z.boolean(),
+    time: z.string(),
+    handoverId: z.string().nullable(),
+    item: ZParty,
+    from: ZParty,
+    to: ZParty,
+    ownership: z.enum(['COMPLETE', 'PARTIAL']),
+    commitments: z.object({
+      requesterComment: z.string().nullable(),
+      receiverComment: z.string().nullable(),
+      secretMessage: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'BlockContent' })
+export type TBlockContent = z.infer<typeof ZBlockContent>
+
+/**
+ * A ledger block (spec 001 §3): its id and recorded hash, the hashed content, and what the block
+ * itself keeps out of the chain: the item's current picture (null once the item is gone) and the
+ * handover's comments in clear (the secret message for its receiver only, else null).
+ */
+export const ZBlock = z
+  .object({
+    id: z.uuid(),
+    hash: z.string(),
+    content: ZBlockContent,
+    item: z.object({ imageUrl: z.string().nullable(), thumbnailUrl: z.string().nullable() }).nullable(),
+    comments: z.object({
+      requesterComment: z.string().nullable(),
+      receiverComment: z.string().nullable(),
+      secretMessage: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'Block' })
+export type TBlock = z.infer<typeof ZBlock>
+
+export const ZBlockListResponse = z.object({ blocks: z.array(ZBlock) })
+export const ZBlockResponse = z.object({ block: ZBlock })
+
+export const ZBlockIdParams = z.object({ id: z.uuid({ error: MESSAGES.blockNotFound }) })
+export const ZBlockItemParams = z.object({ itemId: z.uuid({ error: MESSAGES.notFound }) })
+export const ZBlockCircleParams = z.object({ circleId: z.uuid({ error: MESSAGES.notFound }) })
+
+export const ZFailingBlock = z.object({
+  index: z.number().int(),
+  id: z.uuid(),
+  hash: z.string(),
+  expectedHash: z.string(),
+})
+
+/** Verification result (spec 001 §3): every block recomputed from its stored fields. */
+export const ZVerificationResult = z
+  .object({
+    valid: z.boolean(),
+    message: z.string(),
+    blockCount: z.number().int(),
+    failingBlocks: z.array(ZFailingBlock),
+  })
+  .meta({ id: 'VerificationResult' })
+export type TVerificationResult = z.infer<typeof ZVerificationResult>
