@@ -32,7 +32,7 @@ export interface Axe {
  * The cookie a decided visitor has (necessary only), as vanilla-cookieconsent writes it. Tests that are
  * not about consent start with it, so the dialog (a modal that takes focus) never races with them.
  */
-function decidedConsentCookie(baseURL: string) {
+export function decidedConsentCookie(baseURL: string) {
   const now = new Date().toISOString()
   const value = {
     categories: ['necessary'],

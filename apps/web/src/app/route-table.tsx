@@ -41,6 +41,9 @@ const page = {
   circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
   items: () => import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
   item: () => import('@/features/items/routes/item-page').then((m) => m.ItemPage),
+  handover: () => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage),
+  ledger: () => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage),
+  block: () => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
 
@@ -86,6 +89,11 @@ export const routes: RouteObject[] = [
           { path: 'circle/:circleId/items/:itemId/edit', ...lazyPage(page.circleItems, 'items') },
           { path: 'items', ...lazyPage(page.items, 'items') },
           { path: 'items/:itemId', ...lazyPage(page.item, 'items') },
+          { path: 'items/:itemId/handover', ...lazyPage(page.handover, 'items') },
+          { path: 'blockchain', ...lazyPage(page.ledger, 'ledger') },
+          { path: 'blockchain/circle/:circleId', ...lazyPage(page.ledger, 'ledger') },
+          { path: 'blockchain/item/:itemId', ...lazyPage(page.ledger, 'ledger') },
+          { path: 'blockchain/:id', ...lazyPage(page.block, 'ledger') },
         ],
       },
       { path: '*', ...lazyPage(page.notFound) },

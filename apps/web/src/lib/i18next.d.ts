@@ -6,6 +6,7 @@ import type dashboard from '@/locales/en/dashboard.json'
 import type errors from '@/locales/en/errors.json'
 import type invitations from '@/locales/en/invitations.json'
 import type items from '@/locales/en/items.json'
+import type ledger from '@/locales/en/ledger.json'
 import type landing from '@/locales/en/landing.json'
 import type pages from '@/locales/en/pages.json'
 
@@ -22,6 +23,7 @@ declare module 'i18next' {
       errors: typeof errors
       invitations: typeof invitations
       items: typeof items
+      ledger: typeof ledger
       landing: typeof landing
       pages: typeof pages
     }

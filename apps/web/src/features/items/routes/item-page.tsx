@@ -1,9 +1,10 @@
 import { MESSAGES } from '@circles/shared'
-import { ArrowLeft, Pencil, Trash2 } from 'lucide-react'
+import { ArrowLeft, Link2, Lock, Pencil, Send, Trash2 } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Spinner } from '@/components/ui/spinner'
@@ -11,6 +12,7 @@ import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
+import { useItemHandovers } from '../api/handovers'
 import { useDeleteItem, useItem, useOwnershipStatus } from '../api/items'
 import { formatItemDate } from '../components/item-dates'
 import { PrivateImage } from '@/components/private-image'
@@ -23,6 +25,8 @@ export function ItemPage() {
   const location = useLocation()
   const item = useItem(itemId)
   const ownership = useOwnershipStatus(itemId)
+  // A failed handovers fetch leaves the item as it is, without handover notes (spec 001 §7).
+  const handovers = useItemHandovers(itemId)
   const remove = useDeleteItem()
   const [confirming, setConfirming] = useState(false)
   const language = i18n.resolvedLanguage ?? i18n.language
@@ -71,6 +75,8 @@ export function ItemPage() {
     !data.locked &&
     !data.hasPendingHandovers
   const canDelete = ownership.data?.hasFullOwnership === true && !data.hasPendingHandovers
+  const incoming = handovers.data?.find((h) => h.status === 'PENDING' && h.receiverId === me)
+  const canHandOver = isHolder && !data.ownerLeftCircle
   const back = data.ownerLeftCircle ? '/items' : `/circle/${data.circleId}/items`
 
   const confirmDelete = () =>
@@ -95,6 +101,24 @@ export function ItemPage() {
         {data.ownerLeftCircle ? t('detail.backToMyItems') : t('detail.back', { circle: data.circle.name })}
       </Link>
       {flash ? <Alert tone="error">{translateServerError(flash)}</Alert> : null}
+      {incoming ? (
+        <Alert
+          tone="info"
+          title={t('handover.receivedTitle')}
+          action={
+            <Link to={`/items/${data.id}/handover`} className={buttonClasses({ size: 'sm' })}>
+              {t('detail.respond')}
+            </Link>
+          }
+        >
+          {t('handover.receivedBody', { name: incoming.sender.name })}
+        </Alert>
+      ) : null}
+      {data.locked ? (
+        <Alert tone="info" title={t('detail.lockedTitle')}>
+          {t('detail.lockedBody')}
+        </Alert>
+      ) : null}
       {data.ownerLeftCircle ? (
         <Alert
           tone="warning"
@@ -125,6 +149,14 @@ export function ItemPage() {
           />
           <div className="flex flex-col gap-2">
             <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{data.name}</h1>
+            <div className="flex flex-wrap gap-2">
+              {data.locked ? (
+                <Badge tone="success">
+                  {t('detail.handedOver', { date: formatItemDate(data.updatedAt, language) })}
+                </Badge>
+              ) : null}
+              {data.hasPendingHandovers ? <Badge tone="warning">{t('detail.pending')}</Badge> : null}
+            </div>
             <p className="whitespace-pre-line text-fg-muted">{data.description ?? t('card.noDescription')}</p>
           </div>
         </div>
@@ -157,6 +189,23 @@ export function ItemPage() {
             </dl>
           </section>
 
+          <section
+            aria-labelledby="item-chain"
+            className="flex flex-col gap-2 rounded-lg border border-border bg-surface p-5 shadow-sm"
+          >
+            <h2 id="item-chain" className="font-semibold tracking-tight">
+              {t('detail.chainTitle')}
+            </h2>
+            <p className="text-sm text-fg-muted">{t('detail.chainBody')}</p>
+            <Link
+              to={`/blockchain/item/${data.id}`}
+              className="inline-flex items-center gap-1.5 self-start text-sm font-medium text-accent-text underline"
+            >
+              <Link2 aria-hidden="true" className="size-4" />
+              {t('detail.chainLink')}
+            </Link>
+          </section>
+
           {!data.ownerLeftCircle ? (
             <section
               aria-labelledby="item-actions"
@@ -165,7 +214,20 @@ export function ItemPage() {
               <h2 id="item-actions" className="font-semibold tracking-tight">
                 {t('detail.actions')}
               </h2>
-              {canEdit ? (
+              {canHandOver || data.hasPendingHandovers ? (
+                <Link
+                  to={`/items/${data.id}/handover`}
+                  className={buttonClasses({ variant: 'primary', className: 'w-full' })}
+                >
+                  <Send aria-hidden="true" />
+                  {data.hasPendingHandovers ? t('detail.viewHandover') : t('detail.handOver')}
+                </Link>
+              ) : null}
+              {data.locked ? (
+                <Button variant="secondary" className="w-full" disabled icon={<Lock aria-hidden="true" />}>
+                  {t('detail.editLocked')}
+                </Button>
+              ) : canEdit ? (
                 <Link
                   to={`/circle/${data.circleId}/items/${data.id}/edit`}
                   className={buttonClasses({ variant: 'secondary', className: 'w-full' })}

@@ -1,0 +1,68 @@
+import {
+  type TCreateHandoverInput,
+  type THandoverAnswerInput,
+  ZCircleDetailResponse,
+  ZHandoverListResponse,
+  ZHandoverResponse,
+  ZMessageResponse,
+} from '@circles/shared'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { itemKeys } from './items'
+
+/** Under `['items']`: a handover's answer refreshes the item, its lists and its history together. */
+const handoverKeys = {
+  item: (itemId: string) => [...itemKeys.detail(itemId), 'handovers'] as const,
+}
+
+/** GET /handovers/item/:id: the item's handovers, newest first. */
+export const useItemHandovers = (itemId: string) =>
+  useQuery({
+    queryKey: handoverKeys.item(itemId),
+    queryFn: ({ signal }) =>
+      api
+        .get(`/handovers/item/${encodeURIComponent(itemId)}`, ZHandoverListResponse, { signal })
+        .then((a) => a.handovers),
+  })
+
+/** GET /circles/:id for the receiver picker: the circle's members. */
+export const useCircleMembers = (circleId: string | undefined) =>
+  useQuery({
+    enabled: Boolean(circleId),
+    queryKey: ['items', 'circle-members', circleId],
+    queryFn: ({ signal }) =>
+      api
+        .get(`/circles/${encodeURIComponent(circleId ?? '')}`, ZCircleDetailResponse, { signal })
+        .then((a) => a.circle.users),
+    retry: false,
+  })
+
+function useRefreshItems() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: itemKeys.all })
+}
+
+export function useCreateHandover() {
+  const refresh = useRefreshItems()
+  return useMutation({
+    mutationFn: (body: TCreateHandoverInput) => api.post('/handovers', body, ZHandoverResponse),
+    onSuccess: refresh,
+  })
+}
+
+export function useAnswerHandover() {
+  const refresh = useRefreshItems()
+  return useMutation({
+    mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
+      api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
+    onSuccess: refresh,
+  })
+}
+
+export function useCancelHandover() {
+  const refresh = useRefreshItems()
+  return useMutation({
+    mutationFn: (id: string) => api.delete(`/handovers/${encodeURIComponent(id)}`, ZMessageResponse),
+    onSuccess: refresh,
+  })
+}

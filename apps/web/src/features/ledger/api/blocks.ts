@@ -1,0 +1,33 @@
+import { ZBlockListResponse, ZBlockResponse, ZVerificationResult } from '@circles/shared'
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+
+export type BlockScope = { circleId?: string; itemId?: string }
+
+const listPath = ({ circleId, itemId }: BlockScope) =>
+  circleId
+    ? `/blockchain/circle/${encodeURIComponent(circleId)}`
+    : itemId
+      ? `/blockchain/item/${encodeURIComponent(itemId)}`
+      : '/blockchain'
+
+/** GET /blockchain, /blockchain/circle/:id or /blockchain/item/:id: newest first, members only. */
+export const useBlocks = (scope: BlockScope) =>
+  useQuery({
+    queryKey: ['blocks', scope.circleId ?? null, scope.itemId ?? null],
+    queryFn: ({ signal }) => api.get(listPath(scope), ZBlockListResponse, { signal }).then((a) => a.blocks),
+  })
+
+export const useBlock = (id: string) =>
+  useQuery({
+    queryKey: ['blocks', 'one', id],
+    queryFn: ({ signal }) =>
+      api.get(`/blockchain/${encodeURIComponent(id)}`, ZBlockResponse, { signal }).then((a) => a.block),
+  })
+
+/** GET /blockchain/verify/:circleId: the server recomputes the whole chain. */
+export const useVerifyCircle = () =>
+  useMutation({
+    mutationFn: (circleId: string) =>
+      api.get(`/blockchain/verify/${encodeURIComponent(circleId)}`, ZVerificationResult),
+  })

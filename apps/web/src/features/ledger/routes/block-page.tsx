@@ -1,0 +1,88 @@
+import { ArrowLeft } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Link, useParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Spinner } from '@/components/ui/spinner'
+import { translateServerError } from '@/lib/server-errors'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { useBlock } from '../api/blocks'
+import { BlockStory, formatBlockTime, HashCheck } from '../components/block-card'
+
+/** /blockchain/:id: one block with every field it hashes, in full. */
+export function BlockPage() {
+  const { id = '' } = useParams()
+  const { t, i18n } = useTranslation('ledger')
+  const block = useBlock(id)
+  const language = i18n.resolvedLanguage ?? i18n.language
+  useDocumentTitle(t('block.documentTitle'))
+
+  const back = (
+    <Link
+      to={block.data ? `/blockchain/circle/${block.data.content.circle.id}` : '/blockchain'}
+      className="-ms-2 inline-flex h-11 items-center gap-1.5 self-start rounded-md px-2 text-sm font-medium text-fg-muted hover:bg-surface-2 hover:text-fg sm:h-9"
+    >
+      <ArrowLeft aria-hidden="true" className="size-4 rtl:rotate-180" />
+      {t('block.back')}
+    </Link>
+  )
+  let body
+  if (block.isPending) body = <Spinner size="lg" label={t('loading')} />
+  else if (block.isError)
+    body = (
+      <Alert tone="error" title={t('loadFailed')}>
+        {translateServerError(block.error.message)}
+      </Alert>
+    )
+  else {
+    const { content, comments } = block.data
+    const rows: [string, React.ReactNode][] = [
+      [t('block.height'), content.height],
+      [t('block.time'), <time dateTime={content.time}>{formatBlockTime(content.time, language)}</time>],
+      [t('block.circle'), content.circle.name],
+      [
+        t('block.item'),
+        <Link to={`/items/${content.item.id}`} className="underline">
+          {content.item.name}
+        </Link>,
+      ],
+      [t('block.from'), content.from.name],
+      [t('block.to'), content.to.name],
+      [t('block.ownership'), t(content.ownership === 'COMPLETE' ? 'complete' : 'partial')],
+      [t('block.kind'), t(content.kind === 'HANDOVER' ? 'block.handover' : 'block.auto')],
+      [t('hash'), <code className="font-mono text-xs break-all">{block.data.hash}</code>],
+      [t('prevHash'), <code className="font-mono text-xs break-all">{content.prevHash}</code>],
+      [t('block.first'), content.first ? t('block.yes') : t('block.no')],
+      [t('block.requesterComment'), comments.requesterComment ?? '–'],
+      [t('block.receiverComment'), comments.receiverComment ?? '–'],
+    ]
+    if (comments.secretMessage) rows.push([t('secretForYou'), comments.secretMessage])
+    body = (
+      <>
+        <div className="flex flex-col gap-2">
+          <h1 className="text-2xl font-semibold tracking-tight">
+            {t('blockNumber', { height: content.height })}
+          </h1>
+          <BlockStory block={block.data} />
+          <HashCheck block={block.data} />
+        </div>
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-border bg-surface p-5 text-sm shadow-sm sm:grid-cols-[auto_1fr]">
+          {rows.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-fg-muted">{label}</dt>
+              <dd className="min-w-0">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </>
+    )
+  }
+  return (
+    <main
+      id="main-content"
+      className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
+    >
+      {back}
+      {body}
+    </main>
+  )
+}

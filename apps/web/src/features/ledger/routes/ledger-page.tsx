@@ -1,0 +1,147 @@
+import type { TBlock, TVerificationResult } from '@circles/shared'
+import { ShieldCheck } from 'lucide-react'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button, buttonClasses } from '@/components/ui/button'
+import { Select } from '@/components/ui/select'
+import { Spinner } from '@/components/ui/spinner'
+import { translateServerError } from '@/lib/server-errors'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { useBlocks, useVerifyCircle } from '../api/blocks'
+import { BlockCard } from '../components/block-card'
+
+/** The distinct circles or items the loaded blocks name, for the filters. */
+function choices(blocks: TBlock[], pick: (block: TBlock) => { id: string; name: string }) {
+  const seen = new Map<string, string>()
+  for (const block of blocks) seen.set(pick(block).id, pick(block).name)
+  return [...seen].map(([id, name]) => ({ id, name }))
+}
+
+function VerificationResult({ result }: { result: TVerificationResult }) {
+  const { t } = useTranslation('ledger')
+  const [showFailing, setShowFailing] = useState(false)
+  return (
+    <Alert
+      tone={result.valid ? 'success' : 'error'}
+      title={result.valid ? t('verify.valid') : t('verify.compromised')}
+      action={
+        result.failingBlocks.length > 0 ? (
+          <Button size="sm" variant="secondary" onClick={() => setShowFailing((shown) => !shown)}>
+            {showFailing ? t('verify.hideFailing') : t('verify.showFailing')}
+          </Button>
+        ) : null
+      }
+    >
+      <p>{translateServerError(result.message)}</p>
+      <p>{t('verify.counts', { count: result.blockCount, failing: result.failingBlocks.length })}</p>
+      {showFailing ? (
+        <ul className="mt-2 flex flex-col gap-1 font-mono text-xs">
+          {result.failingBlocks.map((failing) => (
+            <li key={failing.id}>
+              <Link to={`/blockchain/${failing.id}`} className="underline">
+                #{failing.index}
+              </Link>{' '}
+              {t('verify.stored')} {failing.hash.slice(0, 12)}… {t('verify.expected')}{' '}
+              {failing.expectedHash.slice(0, 12)}…
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Alert>
+  )
+}
+
+/** /blockchain, /blockchain/circle/:circleId and /blockchain/item/:itemId (spec 001 §2 "Ledger pages"). */
+export function LedgerPage() {
+  const { circleId, itemId } = useParams()
+  const { t } = useTranslation('ledger')
+  const blocks = useBlocks({ circleId, itemId })
+  const verify = useVerifyCircle()
+  const [circleFilter, setCircleFilter] = useState(circleId ?? '')
+  const [itemFilter, setItemFilter] = useState(itemId ?? '')
+  useDocumentTitle(t('documentTitle'))
+
+  const all = useMemo(() => blocks.data ?? [], [blocks.data])
+  const circles = useMemo(() => choices(all, (b) => b.content.circle), [all])
+  const items = useMemo(() => choices(all, (b) => b.content.item), [all])
+  const shown = all.filter(
+    (b) =>
+      (!circleFilter || b.content.circle.id === circleFilter) &&
+      (!itemFilter || b.content.item.id === itemFilter),
+  )
+  const toVerify = circleFilter || (circles.length === 1 ? circles[0]!.id : '')
+
+  return (
+    <main
+      id="main-content"
+      className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
+    >
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('title')}</h1>
+        <p className="text-fg-muted">{t('intro')}</p>
+      </div>
+
+      {blocks.isPending ? (
+        <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
+          <Spinner size="lg" label={t('loading')} />
+        </div>
+      ) : blocks.isError ? (
+        <Alert tone="error" title={t('loadFailed')}>
+          {blocks.error.message ? translateServerError(blocks.error.message) : null}
+        </Alert>
+      ) : all.length === 0 ? (
+        <section className="flex flex-col items-start gap-3 rounded-lg border border-dashed border-border p-8">
+          <h2 className="text-lg font-semibold">{t('empty')}</h2>
+          <p className="text-fg-muted">{t('emptyBody')}</p>
+          <Link to="/items" className={buttonClasses({ variant: 'secondary' })}>
+            {t('toItems')}
+          </Link>
+        </section>
+      ) : (
+        <>
+          <div className="flex flex-col gap-4 rounded-lg border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-end">
+            <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
+              {t('filter.circle')}
+              <Select value={circleFilter} onChange={(event) => setCircleFilter(event.target.value)}>
+                <option value="">{t('filter.allCircles')}</option>
+                {circles.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </Select>
+            </label>
+            <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
+              {t('filter.item')}
+              <Select value={itemFilter} onChange={(event) => setItemFilter(event.target.value)}>
+                <option value="">{t('filter.allItems')}</option>
+                {items.map((i) => (
+                  <option key={i.id} value={i.id}>
+                    {i.name}
+                  </option>
+                ))}
+              </Select>
+            </label>
+            <Button
+              icon={<ShieldCheck aria-hidden="true" />}
+              disabled={!toVerify || verify.isPending}
+              onClick={() => verify.mutate(toVerify)}
+            >
+              {t('verify.button')}
+            </Button>
+          </div>
+          {!toVerify ? <p className="text-sm text-fg-muted">{t('verify.chooseCircle')}</p> : null}
+          {verify.isError ? <Alert tone="error">{translateServerError(verify.error.message)}</Alert> : null}
+          {verify.data ? <VerificationResult result={verify.data} /> : null}
+          <ul className="flex flex-col gap-3">
+            {shown.map((block) => (
+              <BlockCard key={block.id} block={block} />
+            ))}
+          </ul>
+        </>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,37 @@
+// Helpers for handovers.spec.ts: items and handover requests made through the real API (no mocks).
+import type { APIRequestContext, Browser } from '@playwright/test'
+import { decidedConsentCookie, expect, markNotAutomated } from '../support/fixtures'
+import type { Session } from './circles-support'
+
+const auth = (session: Session) => ({ Authorization: `Bearer ${session.token}` })
+
+/** POST /api/items as `session`; returns the new item's id. */
+export async function createItem(
+  request: APIRequestContext,
+  session: Session,
+  circleId: string,
+  data: { name: string; description?: string },
+): Promise<string> {
+  const response = await request.post('/api/items', { data: { ...data, circleId }, headers: auth(session) })
+  expect(response.status(), await response.text()).toBe(201)
+  return ((await response.json()) as { item: { id: string } }).item.id
+}
+
+/** POST /api/handovers as the owner; returns the PENDING handover's id. */
+export async function requestHandover(
+  request: APIRequestContext,
+  owner: Session,
+  data: { itemId: string; receiverId: string; requesterComment?: string; secretMessage?: string },
+): Promise<string> {
+  const response = await request.post('/api/handovers', { data, headers: auth(owner) })
+  expect(response.status(), await response.text()).toBe(201)
+  return ((await response.json()) as { handover: { id: string } }).handover.id
+}
+
+/** A second person at another browser: a context of its own, consent decided, as the fixture does. */
+export async function secondBrowser(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL })
+  await context.addInitScript(markNotAutomated)
+  await context.addCookies([decidedConsentCookie(baseURL)])
+  return { context, page: await context.newPage() }
+}
