@@ -5,6 +5,7 @@ import os from 'node:os'
 import {
   children,
   CONNECTIONS,
+  freshPostgresDatabase,
   DURATION,
   json,
   readReadme,
@@ -14,27 +15,6 @@ import {
   verifiedUser,
   writeSection,
 } from './lib.mjs'
-
-/** A fresh database on the PostgreSQL server of DATABASE_URL, dropped again at the end. */
-async function freshPostgresDatabase(serverUrl) {
-  const { default: pg } = await import('pg')
-  const name = `circles_bench_${process.pid}_${Date.now()}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      const again = new pg.Client({ connectionString: serverUrl })
-      await again.connect()
-      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await again.end()
-    },
-  }
-}
 
 /** Starts the built server on a store, makes a verified user with a circle, and measures the scenarios. */
 async function measure(store, env) {

@@ -69,14 +69,20 @@ export async function json(url, body, headers = {}) {
  * A verified user of the server at `base`: registered, verified through the link the log transport
  * prints (no SMTP configured), signed in. Returns the session's user and bearer header.
  */
+const usedTokens = new Set()
+
 export async function verifiedUser(base, app, email = 'bench@example.com', password = 'benchmark password') {
   await json(`${base}/api/users/register`, { name: 'Bench', email, password })
   let token
   for (let i = 0; i < 50 && !token; i++) {
-    token = app.output().match(/verify\?token=([0-9a-f]{64})/)?.[1]
+    // The newest link not used yet: several users may register on one server.
+    token = [...app.output().matchAll(/verify\?token=([0-9a-f]{64})/g)]
+      .map((m) => m[1])
+      .findLast((t) => !usedTokens.has(t))
     if (!token) await new Promise((r) => setTimeout(r, 100))
   }
   if (!token) throw new Error('no verification link in the server log')
+  usedTokens.add(token)
   await json(`${base}/api/users/verify/${token}`)
   const login = await json(`${base}/api/users/login`, { email, password })
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`)
@@ -133,6 +139,27 @@ export async function startApp(env = {}) {
       app.child.kill('SIGTERM')
       await new Promise((resolve) => app.child.once('exit', resolve))
       await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A fresh database on the PostgreSQL server of DATABASE_URL, dropped again at the end. */
+export async function freshPostgresDatabase(serverUrl) {
+  const { default: pg } = await import('pg')
+  const name = `circles_bench_${process.pid}_${Date.now()}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const again = new pg.Client({ connectionString: serverUrl })
+      await again.connect()
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await again.end()
     },
   }
 }

@@ -95,6 +95,7 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
           return
         }
         stopStream()
+        if (switching) setNotice(t('camera.switchingFailed'))
         setView({ kind: 'failed', problem: problemOf(error) })
       }
     },
@@ -143,7 +144,12 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
       setNotice(t('camera.noCanvas'))
       return
     }
-    context.drawImage(source, 0, 0, canvas.width, canvas.height)
+    try {
+      context.drawImage(source, 0, 0, canvas.width, canvas.height)
+    } catch {
+      setNotice(t('camera.unexpected'))
+      return
+    }
     canvas.toBlob(
       (blob) => {
         if (!blob) {
@@ -180,16 +186,28 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
   }
 
   const confirm = () => {
-    if (view.kind !== 'review') return
+    if (view.kind !== 'review') {
+      setNotice(t('camera.photoMissing'))
+      return
+    }
     if (view.file.size === 0) {
       setNotice(t('camera.invalidCapture'))
       return
     }
+    if (!view.file.type.startsWith('image/')) {
+      setNotice(t('camera.invalidImage'))
+      return
+    }
     setProcessing(true)
-    stopStream()
-    URL.revokeObjectURL(view.url)
-    onConfirm(view.file)
-    setProcessing(false)
+    try {
+      stopStream()
+      URL.revokeObjectURL(view.url)
+      onConfirm(view.file)
+    } catch {
+      setNotice(t('camera.processFailed'))
+    } finally {
+      setProcessing(false)
+    }
   }
 
   const title =

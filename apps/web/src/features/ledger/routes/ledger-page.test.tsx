@@ -1,0 +1,93 @@
+import { blockHash } from '@circles/ledger'
+import type { TBlock, TBlockContent } from '@circles/shared'
+import { MESSAGES } from '@circles/shared'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { json, mockApi } from '@/test/mock-api'
+import { renderPages } from '@/test/render-pages'
+import { seedStoredSession, validToken } from '@/test/tokens'
+import { LedgerPage } from './ledger-page'
+
+const CIRCLE = '11111111-1111-4111-8111-111111111111'
+
+function block(height: number, overrides: Partial<TBlockContent> = {}, forgeHash = false): TBlock {
+  const content: TBlockContent = {
+    v: 1,
+    kind: 'HANDOVER',
+    circle: { id: CIRCLE, name: 'Linden Street' },
+    height,
+    prevHash: '0'.repeat(64),
+    first: height === 0,
+    time: '2026-11-20T10:00:00.000Z',
+    handoverId: '22222222-2222-4222-8222-22222222222' + height,
+    item: { id: '33333333-3333-4333-8333-333333333333', name: 'Cordless drill' },
+    from: { id: '44444444-4444-4444-8444-444444444444', name: 'Ida Owner' },
+    to: { id: '55555555-5555-4555-8555-555555555555', name: 'Ben Neighbour' },
+    ownership: 'COMPLETE',
+    commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
+    ...overrides,
+  }
+  return {
+    id: '66666666-6666-4666-8666-66666666666' + height,
+    hash: forgeHash ? 'f'.repeat(64) : blockHash(content),
+    content,
+    item: null,
+    comments: { requesterComment: null, receiverComment: null, secretMessage: null },
+  }
+}
+
+const render = (path = '/blockchain') =>
+  renderPages({ '/blockchain': LedgerPage, '/blockchain/circle/:circleId': LedgerPage }, path, {
+    namespaces: ['ledger'],
+  })
+
+beforeEach(() => seedStoredSession(validToken()))
+afterEach(() => {
+  vi.unstubAllGlobals()
+  localStorage.clear()
+})
+
+describe('ledger page', () => {
+  it('tells each block as a story and checks its hash on this device', async () => {
+    mockApi({ 'GET /api/blockchain': () => json(200, { blocks: [block(1), block(0, {}, true)] }) })
+    await render()
+    expect(
+      await screen.findAllByText('Ida Owner handed Cordless drill to Ben Neighbour, accepted'),
+    ).toHaveLength(2)
+    expect(screen.getByText('Hash checks out on this device')).toBeTruthy()
+    expect(screen.getByText("Hash does not match this block's content")).toBeTruthy()
+    expect(screen.getAllByTitle('f'.repeat(64))[0]!.textContent).toBe('ffffffff…ffff')
+  })
+
+  it('verifies the circle and shows or hides the failing blocks', async () => {
+    const failing = { index: 0, id: block(0).id, hash: 'a'.repeat(64), expectedHash: 'b'.repeat(64) }
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [block(0)] }),
+      [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
+        json(200, {
+          valid: false,
+          message: MESSAGES.ledgerCompromised,
+          blockCount: 1,
+          failingBlocks: [failing],
+        }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify chain' }))
+    expect(await screen.findByText('Compromised')).toBeTruthy()
+    expect(screen.getByText('1 block verified, 1 failing.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Show failing blocks' }))
+    expect(screen.getByRole('link', { name: '#0' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Hide failing blocks' }))
+    await waitFor(() => expect(screen.queryByRole('link', { name: '#0' })).toBeNull())
+  })
+
+  it('says when there is nothing yet, and when loading failed', async () => {
+    mockApi({ 'GET /api/blockchain': () => json(200, { blocks: [] }) })
+    const empty = await render()
+    expect(await screen.findByRole('heading', { name: 'No blockchain records found' })).toBeTruthy()
+    empty.unmount()
+    mockApi({ 'GET /api/blockchain': () => json(404, { message: 'Not found' }) })
+    await render()
+    expect(await screen.findByText('Error loading blockchain data')).toBeTruthy()
+  })
+})
