@@ -2,6 +2,7 @@ import type { TItem } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PrivateImage } from '@/components/private-image'
+import { Badge } from '@/components/ui/badge'
 
 /** An item in a grid: its small picture, name, description and holder (spec 001 §2). */
 export function ItemCard({ item }: { item: TItem }) {
@@ -18,6 +19,12 @@ export function ItemCard({ item }: { item: TItem }) {
       />
       <div className="flex flex-1 flex-col gap-1.5 p-4">
         <h3 className="font-semibold tracking-tight text-fg group-hover:text-accent-text">{item.name}</h3>
+        {item.hasPendingHandovers || item.locked ? (
+          <div className="flex flex-wrap gap-1.5">
+            {item.hasPendingHandovers ? <Badge tone="warning">{t('detail.pending')}</Badge> : null}
+            {item.locked ? <Badge tone="success">{t('detail.lockedTitle')}</Badge> : null}
+          </div>
+        ) : null}
         <p className="line-clamp-2 text-sm text-fg-muted">{item.description ?? t('card.noDescription')}</p>
         <p className="mt-auto pt-2 text-xs text-fg-subtle">
           {t('card.heldBy', { name: item.owner.name, circle: item.circle.name })}
