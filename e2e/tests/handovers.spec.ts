@@ -97,6 +97,12 @@ test('Ida hands an item to Ben, Ben accepts, the block appears and the chain ver
   ).toBeVisible()
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'ledger-circle-de-390')
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await screenshotScreen(page, 'ledger-circle-de-1280')
+  await page.goto(`/items/${itemId}/handover`)
+  await expect(page.getByRole('heading', { level: 2, name: 'Übergabeverlauf' })).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'handover-history-de-1280')
 })
 
 test('a rejected request moves nothing; a cancelled one disappears; a stale form shows the server error', async ({
@@ -147,6 +153,8 @@ test('a rejected request moves nothing; a cancelled one disappears; a stale form
   await page.getByRole('button', { name: 'Send handover request' }).click()
   await expect(page.getByText('This item already has a pending handover.')).toBeVisible()
   await screenshotScreen(page, 'handover-error-en-1280')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'handover-error-en-390')
 })
 
 test('the ledger of someone without handovers is empty, and says so', async ({ page, request, axe }) => {
