@@ -37,6 +37,7 @@ export const useCircleMembers = (circleId: string | undefined) =>
     retry: false,
   })
 
+/** After every change, refused ones too: someone else may have changed the item meanwhile. */
 function useRefreshItems() {
   const queryClient = useQueryClient()
   return () => queryClient.invalidateQueries({ queryKey: itemKeys.all })
@@ -46,7 +47,7 @@ export function useCreateHandover() {
   const refresh = useRefreshItems()
   return useMutation({
     mutationFn: (body: TCreateHandoverInput) => api.post('/handovers', body, ZHandoverResponse),
-    onSuccess: refresh,
+    onSettled: refresh,
   })
 }
 
@@ -55,7 +56,7 @@ export function useAnswerHandover() {
   return useMutation({
     mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
       api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
-    onSuccess: refresh,
+    onSettled: refresh,
   })
 }
 
@@ -63,6 +64,6 @@ export function useCancelHandover() {
   const refresh = useRefreshItems()
   return useMutation({
     mutationFn: (id: string) => api.delete(`/handovers/${encodeURIComponent(id)}`, ZMessageResponse),
-    onSuccess: refresh,
+    onSettled: refresh,
   })
 }
