@@ -14,6 +14,8 @@ import { createRateLimits, noRateLimits } from './lib/rate-limits'
 import { authPlugin } from './modules/auth/auth.plugin'
 import { circlesRoutes } from './modules/circles/circles.routes'
 import { createCirclesService } from './modules/circles/circles.service'
+import { activitiesRoutes } from './modules/activities/activities.routes'
+import { createActivitiesService } from './modules/activities/activities.service'
 import { createInvitationsService, invitationLookup } from './modules/circles/invitations.service'
 import { contactRoutes } from './modules/contact/contact.routes'
 import { createContactService } from './modules/contact/contact.service'
@@ -128,9 +130,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       ? createDatabaseStore(database.db)
       : createDiskStore(path.join(config.dataDir, 'uploads'))
   const ledger = createLedgerService(ctx)
-  const items = createItemsService(ctx, store, ledger)
-  const handovers = createHandoversService(ctx, ledger)
-  const circles = createCirclesService(ctx, items, handovers)
+  const activities = createActivitiesService(ctx)
+  const items = createItemsService(ctx, store, ledger, activities)
+  const handovers = createHandoversService(ctx, ledger, activities)
+  const circles = createCirclesService(ctx, items, handovers, activities)
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -157,10 +160,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         { prefix: '/users' },
       )
       await api.register(contactRoutes(createContactService(ctx)))
-      await api.register(circlesRoutes(circles, createInvitationsService(ctx)), { prefix: '/circles' })
+      await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities)), {
+        prefix: '/circles',
+      })
       await api.register(itemsRoutes(items), { prefix: '/items' })
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
+      await api.register(activitiesRoutes(activities))
     },
     { prefix: '/api' },
   )
@@ -174,7 +180,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     attachSocketServer(app, {
       authenticate: accounts.authenticate,
       isMember: circles.isMember,
+      circleIdsOf: circles.circleIdsOf,
       events: ctx.events,
+      pool: database.pool,
     }),
   )
   return app

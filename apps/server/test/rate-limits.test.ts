@@ -3,12 +3,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { MESSAGES } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app'
-import { loadConfig } from '../src/config'
-import { fromPostgres } from '../src/db/client'
 import { API_CEILING } from '../src/lib/rate-limits'
 import { createUser } from './support/factories'
-import { type TestApp, TEST_JWT_SECRET, createTestApp } from './support/test-app'
+import { type TestApp, createTestApp, secondInstance } from './support/test-app'
 
 // Many people share one address (a makerspace router): the app's own files are never limited, the API
 // has a generous ceiling per address, and the sensitive calls count per email, account and address.
@@ -88,31 +85,19 @@ describe('one address, many people', () => {
 // Several instances behind a load balancer share one PostgreSQL, and with it their counters.
 describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () => {
   let first: TestApp
-  let second: Awaited<ReturnType<typeof buildApp>>
-  let secondDatabase: ReturnType<typeof fromPostgres>
+  let second: TestApp
   beforeAll(async () => {
     first = await createTestApp()
-    const url = first.database.pool?.options.connectionString
-    if (!url) throw new Error('the PostgreSQL test database has no connection string')
-    secondDatabase = fromPostgres(url, 2)
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
-    second = await buildApp({
-      config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: url }),
-      database: secondDatabase,
-      jwtSecret: TEST_JWT_SECRET,
-      webDir: null,
-    })
-    await second.ready()
+    second = await secondInstance(first, 2)
   })
   afterAll(async () => {
     await second.close()
-    await secondDatabase.close()
     await first.close()
   })
 
   it('count failed sign-ins of one email together', async () => {
     const user = await createUser(first.database)
-    const login = (app: typeof second, password: string, ip: string) =>
+    const login = (app: TestApp['app'], password: string, ip: string) =>
       app.inject({
         method: 'POST',
         url: '/api/users/login',
@@ -121,10 +106,10 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
       })
     for (let i = 0; i < 5; i++) {
       expect((await login(first.app, `wrong-${i}`, `10.88.0.${i}`)).statusCode).toBe(401)
-      expect((await login(second, `wrong-${i}`, `10.88.1.${i}`)).statusCode).toBe(401)
+      expect((await login(second.app, `wrong-${i}`, `10.88.1.${i}`)).statusCode).toBe(401)
     }
     expect((await login(first.app, user.password, '10.88.2.1')).statusCode).toBe(429)
-    expect((await login(second, user.password, '10.88.2.2')).statusCode).toBe(429)
+    expect((await login(second.app, user.password, '10.88.2.2')).statusCode).toBe(429)
     const stored = await first.database.pool?.query<{ key: string }>('select key from rate_limits')
     expect(stored?.rows.some((row) => row.key.includes(user.email))).toBe(false)
   })

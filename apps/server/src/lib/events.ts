@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import type { Notice } from '../modules/activities/activities.service'
 
 /**
  * Domain events, published by services after their transaction committed. Only the real-time layer
@@ -11,6 +12,17 @@ export interface DomainEvents {
   'item.created': { circleId: string; itemId: string; userId: string }
   'item.updated': { circleId: string; itemId: string }
   'item.deleted': { circleId: string; itemId: string }
+  'handover.changed': {
+    handoverId: string
+    itemId: string
+    circleId: string
+    senderId: string
+    receiverId: string
+    status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
+  }
+  'activity.created': { notices: Notice[] }
+  /** Every session of the user ended (a password reset): their sockets close. */
+  'sessions.ended': { userId: string }
 }
 
 export interface EventBus {

@@ -5,7 +5,7 @@ import { desc, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { type BuildAppOptions, buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
-import type { Database } from '../../src/db/client'
+import { type Database, fromPostgres } from '../../src/db/client'
 import { outbox } from '../../src/db/schema'
 import { createTestDatabase } from './database'
 
@@ -64,4 +64,37 @@ export function tokenFromEmail(body: string, pathname: string): string {
   const match = body.match(new RegExp(`${pathname}\\?token=([0-9a-f]{64})`))
   if (!match?.[1]) throw new Error(`no ${pathname} link in email`)
   return match[1]
+}
+
+/**
+ * A second instance of the app on the first one's PostgreSQL database, as behind a load balancer:
+ * its own process state (sockets, timers), the same data. PostgreSQL only.
+ */
+export async function secondInstance(first: TestApp, poolSize = 4): Promise<TestApp> {
+  const url = first.database.pool?.options.connectionString
+  if (!url) throw new Error('the PostgreSQL test database has no connection string')
+  const database = fromPostgres(url, poolSize)
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
+  const app = await buildApp({
+    config: loadConfig({
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: TEST_PUBLIC_URL,
+      DATA_DIR: dataDir,
+      DATABASE_URL: url,
+    }),
+    database,
+    jwtSecret: TEST_JWT_SECRET,
+    webDir: null,
+  })
+  await app.ready()
+  return {
+    app,
+    database,
+    emailsTo: first.emailsTo,
+    async close() {
+      await app.close()
+      await database.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
 }

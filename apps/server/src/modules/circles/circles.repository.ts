@@ -144,3 +144,11 @@ export async function isMemberByEmail(db: Executor, circleId: string, email: str
     .limit(1)
   return Boolean(row)
 }
+
+export async function circleIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ circleId: circleMembers.circleId })
+    .from(circleMembers)
+    .where(eq(circleMembers.userId, userId))
+  return rows.map((r) => r.circleId)
+}

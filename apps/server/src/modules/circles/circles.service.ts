@@ -12,6 +12,9 @@ import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { users } from '../../db/schema'
 import { AppError, notFound } from '../../lib/errors'
+import type { ActivitiesService } from '../activities/activities.service'
+import type { HandoversService } from '../handovers/handovers.service'
+import type { ItemsService } from '../items/items.service'
 import { requireAdmin, requireMember } from './access'
 import { toCircle, toCircleDetail, toListEntry } from './circle-view'
 import * as repo from './circles.repository'
@@ -19,15 +22,18 @@ import * as repo from './circles.repository'
 /** What the circles module needs of the items module (its service, never its repository). */
 export interface CircleItems {
   circleItems(db: Executor, circleId: string): Promise<TCircleDetail['items']>
-  releaseHeldBy(tx: Executor, circleId: string, userId: string, adminId: string): Promise<unknown>
+  releaseHeldBy: ItemsService['releaseHeldBy']
 }
 
 /** What the circles module needs of the handovers module. */
-export interface CircleHandovers {
-  withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<void>
-}
+export type CircleHandovers = Pick<HandoversService, 'withdrawInvolving' | 'announceWithdrawn'>
 
-export function createCirclesService(ctx: AppContext, items: CircleItems, handovers: CircleHandovers) {
+export function createCirclesService(
+  ctx: AppContext,
+  items: CircleItems,
+  handovers: CircleHandovers,
+  activities: Pick<ActivitiesService, 'publish'>,
+) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
     const circle = await repo.findCircle(db, id)
     if (!circle) throw notFound()
@@ -78,19 +84,38 @@ export function createCirclesService(ctx: AppContext, items: CircleItems, handov
     return circleView(ctx.db, id)
   }
 
+  /** Inside the departure's transaction: open requests involving the member go, partial items return. */
+  async function release(tx: Executor, circleId: string, userId: string, adminId: string) {
+    const withdrawn = await handovers.withdrawInvolving(tx, circleId, userId)
+    const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId)
+    return { withdrawn, moved, notices }
+  }
+
+  /** After the departure commits: the member's sockets leave the room, everyone's views refresh. */
+  function announceDeparture(
+    circleId: string,
+    userId: string,
+    released: Awaited<ReturnType<typeof release>>,
+  ) {
+    ctx.events.publish('membership.ended', { circleId, userId })
+    ctx.events.publish('circle.updated', { circleId })
+    handovers.announceWithdrawn(released.withdrawn)
+    for (const item of released.moved) ctx.events.publish('item.updated', { circleId, itemId: item.id })
+    activities.publish(released.notices)
+  }
+
   /** Admin only; never the admin themself. What happens to the member's items is the items module's. */
   async function removeMember(actor: TUser, id: string, userId: string): Promise<void> {
-    await ctx.db.transaction(async (tx) => {
+    const released = await ctx.db.transaction(async (tx) => {
       // Locked first, so a concurrent transfer or removal cannot slip between the check and the change.
       await repo.lockCircle(tx, id)
       await requireAdmin(tx, id, actor)
       if (userId === actor.id) throw new AppError('CONFLICT', MESSAGES.cannotRemoveSelf)
       if (!(await repo.removeMember(tx, id, userId))) throw new AppError('NOT_FOUND', MESSAGES.notAMember)
-      await handovers.withdrawInvolving(tx, id, userId)
-      await items.releaseHeldBy(tx, id, userId, actor.id)
+      return release(tx, id, userId, actor.id)
     })
     ctx.log.info({ circleId: id, userId, by: actor.id }, 'member removed')
-    ctx.events.publish('membership.ended', { circleId: id, userId })
+    announceDeparture(id, userId, released)
   }
 
   /** The admin hands the circle to another member and becomes a member. */
@@ -110,16 +135,15 @@ export function createCirclesService(ctx: AppContext, items: CircleItems, handov
 
   /** A member leaves; the admin must hand the circle over first, so a circle always has one. */
   async function leave(actor: TUser, id: string): Promise<void> {
-    await ctx.db.transaction(async (tx) => {
+    const released = await ctx.db.transaction(async (tx) => {
       await repo.lockCircle(tx, id)
       const { isAdmin, circle } = await requireMember(tx, id, actor)
       if (isAdmin) throw new AppError('CONFLICT', MESSAGES.adminMustTransfer)
       await repo.removeMember(tx, id, actor.id)
-      await handovers.withdrawInvolving(tx, id, actor.id)
-      await items.releaseHeldBy(tx, id, actor.id, circle.adminId)
+      return release(tx, id, actor.id, circle.adminId)
     })
     ctx.log.info({ circleId: id, userId: actor.id }, 'member left circle')
-    ctx.events.publish('membership.ended', { circleId: id, userId: actor.id })
+    announceDeparture(id, actor.id, released)
   }
 
   /** For the socket layer's join_circle: only members enter a circle's room. */
@@ -127,7 +151,12 @@ export function createCirclesService(ctx: AppContext, items: CircleItems, handov
     return Boolean(await repo.findMembership(ctx.db, circleId, userId))
   }
 
-  return { isMember, list, get, create, update, removeMember, transferOwnership, leave }
+  /** For the socket layer: the circles whose rooms a new socket enters. */
+  function circleIdsOf(userId: string): Promise<string[]> {
+    return repo.circleIdsOfUser(ctx.db, userId)
+  }
+
+  return { isMember, circleIdsOf, list, get, create, update, removeMember, transferOwnership, leave }
 }
 
 export type CirclesService = ReturnType<typeof createCirclesService>

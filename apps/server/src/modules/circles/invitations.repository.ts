@@ -88,3 +88,8 @@ export async function findLanguageByEmail(db: Executor, email: string) {
     .limit(1)
   return row?.language
 }
+
+export async function findUserIdByEmail(db: Executor, email: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)
+  return row?.id
+}

@@ -14,6 +14,7 @@ import { AppError, notFound } from '../../lib/errors'
 import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
 import { hashToken, randomToken } from '../../lib/tokens'
+import type { ActivitiesService } from '../activities/activities.service'
 import { requireAdmin } from './access'
 import { invitationStatus, toInvitation } from './circle-view'
 import * as circles from './circles.repository'
@@ -24,7 +25,10 @@ type InvitationType = 'email' | 'qr'
 const invitationNotFound = () => new AppError('NOT_FOUND', MESSAGES.invitationNotFound)
 const invitationExpired = () => new AppError('INVITATION_EXPIRED', MESSAGES.invitationExpired)
 
-export function createInvitationsService(ctx: AppContext) {
+export function createInvitationsService(
+  ctx: AppContext,
+  activities: Pick<ActivitiesService, 'recordInvitation' | 'publish'>,
+) {
   const newExpiry = () => new Date(Date.now() + LIMITS.invitationTtlMs)
   const joinLink = (token: string) => `${ctx.config.publicUrl}/join?token=${token}`
 
@@ -62,7 +66,7 @@ export function createInvitationsService(ctx: AppContext) {
    */
   async function createInvitation(actor: TUser, circleId: string, email: string, type: InvitationType) {
     const token = randomToken()
-    const invitation = await ctx.db.transaction(async (tx) => {
+    const { row: invitation, notices } = await ctx.db.transaction(async (tx) => {
       await circles.lockCircle(tx, circleId)
       const { circle } = await requireAdmin(tx, circleId, actor)
       if (type === 'email') await limitInvitationEmails(actor)
@@ -82,8 +86,16 @@ export function createInvitationsService(ctx: AppContext) {
       if (type === 'email') {
         await queueInvitationEmail(tx, email, { inviter: actor, circleName: circle.name, token })
       }
-      return row
+      const inviteeId = await repo.findUserIdByEmail(tx, email)
+      const notices = inviteeId
+        ? await activities.recordInvitation(tx, inviteeId, {
+            circle: { id: circleId, name: circle.name },
+            admin: { name: actor.name },
+          })
+        : []
+      return { row, notices }
     })
+    activities.publish(notices)
     ctx.log.info({ circleId, invitationId: invitation.id, type, by: actor.id }, 'invitation created')
     return { invitation: toInvitation(invitation), token }
   }
@@ -179,6 +191,7 @@ export function createInvitationsService(ctx: AppContext) {
     if (result.joined) {
       ctx.log.info({ circleId: result.circle.id, userId: actor.id }, 'invitation accepted')
       ctx.events.publish('membership.started', { circleId: result.circle.id, userId: actor.id })
+      ctx.events.publish('circle.updated', { circleId: result.circle.id })
     }
     return {
       success: true,

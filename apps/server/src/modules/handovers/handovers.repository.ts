@@ -83,8 +83,12 @@ export async function deleteHandover(tx: Executor, id: string): Promise<void> {
 }
 
 /** A member leaves a circle: the requests they sent or would have answered there are withdrawn. */
-export async function deletePendingInvolving(tx: Executor, circleId: string, userId: string) {
-  await tx
+export function deletePendingInvolving(
+  tx: Executor,
+  circleId: string,
+  userId: string,
+): Promise<HandoverRow[]> {
+  return tx
     .delete(handovers)
     .where(
       and(
@@ -93,6 +97,7 @@ export async function deletePendingInvolving(tx: Executor, circleId: string, use
         or(eq(handovers.senderId, userId), eq(handovers.receiverId, userId)),
       ),
     )
+    .returning()
 }
 
 export async function hasPending(db: Executor, itemId: string): Promise<boolean> {

@@ -9,11 +9,15 @@ import {
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
+import type { DomainEvents } from '../../lib/events'
 import { randomToken } from '../../lib/tokens'
 import { imageUrls } from '../items/images'
+import type { ActivitiesService, Notice } from '../activities/activities.service'
 import type { LedgerService } from '../ledger/ledger.service'
 import * as repo from './handovers.repository'
 import type { HandoverRow, HandoverViewRow } from './handovers.repository'
+
+type THandoverEvent = DomainEvents['handover.changed']
 
 const handoverNotFound = () => new AppError('NOT_FOUND', MESSAGES.handoverNotFound)
 /** A fresh salt for a commitment: 16 random bytes, hex. */
@@ -43,7 +47,31 @@ function toHandover(row: HandoverViewRow, viewer: TUser): THandover {
   }
 }
 
-export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
+/** What an activity says about a handover: names as they are now, never a comment or the secret. */
+function activityData(row: HandoverViewRow) {
+  const { handover: h } = row
+  return {
+    item: { id: h.itemId, name: row.itemName },
+    sender: { name: row.senderName },
+    receiver: { name: row.receiverName },
+    circleId: h.circleId,
+    handoverId: h.id,
+  }
+}
+
+export function createHandoversService(
+  ctx: AppContext,
+  ledger: LedgerService,
+  activities: ActivitiesService,
+) {
+  /** After commit: the parties' pages refresh, the circle's item views too, the feed entries go out. */
+  function announce(h: HandoverRow, status: THandoverEvent['status'], notices: Notice[] = []) {
+    const { id: handoverId, itemId, circleId, senderId, receiverId } = h
+    ctx.events.publish('handover.changed', { handoverId, itemId, circleId, senderId, receiverId, status })
+    ctx.events.publish('item.updated', { circleId, itemId })
+    activities.publish(notices)
+  }
+
   async function view(db: Executor, id: string, viewer: TUser): Promise<THandover> {
     const row = await repo.findHandover(db, id)
     if (!row) throw handoverNotFound()
@@ -77,7 +105,7 @@ export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
   }
 
   async function create(actor: TUser, input: TCreateHandoverRequest): Promise<THandover> {
-    const id = await ctx.db.transaction(async (tx) => {
+    const { row, notices } = await ctx.db.transaction(async (tx) => {
       const item = await repo.lockItem(tx, input.itemId)
       if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
       const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
@@ -109,11 +137,19 @@ export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
         secretMessageSalt: salt(),
         receiverCommentSalt: salt(),
       })
-      return row.id
+      const created = (await repo.findHandover(tx, row.id))!
+      const notices = await activities.recordHandover(
+        tx,
+        'PENDING_HANDOVER',
+        [row.receiverId],
+        activityData(created),
+      )
+      return { row, notices }
     })
+    const { id } = row
     const handover = await view(ctx.db, id, actor)
     ctx.log.info({ handoverId: id, itemId: input.itemId, userId: actor.id }, 'handover requested')
-    ctx.events.publish('item.updated', { circleId: handover.circleId, itemId: handover.itemId })
+    announce(row, 'PENDING', notices)
     return handover
   }
 
@@ -124,21 +160,26 @@ export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
    * exactly one outcome.
    */
   async function answer(actor: TUser, id: string, input: THandoverAnswer): Promise<THandover> {
-    await ctx.db.transaction(async (tx) => {
+    const { row, notices } = await ctx.db.transaction(async (tx) => {
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
       if (handover.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
       await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
-      if (input.status === 'CONFIRMED') await confirm(tx, handover, input.receiverComment)
+      if (input.status !== 'CONFIRMED') return { row: handover, notices: [] }
+      return { row: handover, notices: await confirm(tx, handover, input.receiverComment) }
     })
     const handover = await view(ctx.db, id, actor)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
-    ctx.events.publish('item.updated', { circleId: handover.circleId, itemId: handover.itemId })
+    announce(row, input.status, notices)
     return handover
   }
 
-  async function confirm(tx: Executor, handover: HandoverRow, receiverComment: string | null) {
+  async function confirm(
+    tx: Executor,
+    handover: HandoverRow,
+    receiverComment: string | null,
+  ): Promise<Notice[]> {
     await ledger.lockCircle(tx, handover.circleId)
     const item = await repo.lockItem(tx, handover.itemId)
     const bothMembers =
@@ -164,6 +205,8 @@ export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
         secretMessage: commitment(handover.secretMessage, handover.secretMessageSalt),
       },
     })
+    const parties = [handover.senderId, handover.receiverId]
+    return activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
   }
 
   /** The sender withdraws a PENDING request; it disappears from every list. */
@@ -177,15 +220,22 @@ export function createHandoversService(ctx: AppContext, ledger: LedgerService) {
       return row
     })
     ctx.log.info({ handoverId: id }, 'handover cancelled')
-    ctx.events.publish('item.updated', { circleId: handover.circleId, itemId: handover.itemId })
+    announce(handover, 'CANCELLED')
   }
 
-  /** For the circles module, inside its transaction: a member leaves, their open requests go. */
-  async function withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<void> {
-    await repo.deletePendingInvolving(tx, circleId, userId)
+  /**
+   * For the circles module, inside its transaction: a member leaves, their open requests go. It calls
+   * `announceWithdrawn` with the result after its commit.
+   */
+  function withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<HandoverRow[]> {
+    return repo.deletePendingInvolving(tx, circleId, userId)
   }
 
-  return { listMine, listForItem, create, answer, cancel, withdrawInvolving }
+  function announceWithdrawn(withdrawn: HandoverRow[]) {
+    for (const handover of withdrawn) announce(handover, 'CANCELLED')
+  }
+
+  return { listMine, listForItem, create, answer, cancel, withdrawInvolving, announceWithdrawn }
 }
 
 export type HandoversService = ReturnType<typeof createHandoversService>

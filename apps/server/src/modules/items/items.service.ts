@@ -12,6 +12,7 @@ import type { Executor } from '../../db/client'
 import { users } from '../../db/schema'
 import { AppError, notFound } from '../../lib/errors'
 import type { FileStore, StoredFile } from '../../lib/storage'
+import type { ActivitiesService, Notice } from '../activities/activities.service'
 import type { LedgerService } from '../ledger/ledger.service'
 import { imageIdFromFile, imageUrls, processImage, storedNames } from './images'
 import * as repo from './items.repository'
@@ -37,7 +38,12 @@ function toItem(row: ItemViewRow): TItem {
   }
 }
 
-export function createItemsService(ctx: AppContext, store: FileStore, ledger: LedgerService) {
+export function createItemsService(
+  ctx: AppContext,
+  store: FileStore,
+  ledger: LedgerService,
+  activities: ActivitiesService,
+) {
   /**
    * The access check of every item call: members of the circle see its items, the holder always sees
    * theirs (also once isolated). Anyone else gets the same 404 as for an item that does not exist.
@@ -96,7 +102,7 @@ export function createItemsService(ctx: AppContext, store: FileStore, ledger: Le
   async function create(actor: TUser, input: TCreateItemRequest): Promise<TItem> {
     // Nothing can have been uploaded for an item that does not exist yet: pictures come after.
     if (input.imageUrl) throw new AppError('VALIDATION_ERROR', MESSAGES.imageNotFromThisItem)
-    const item = await ctx.db.transaction(async (tx) => {
+    const { item, notices } = await ctx.db.transaction(async (tx) => {
       await requireCircleMember(tx, input.circleId, actor)
       if (ctx.config.planLimits) {
         // Serialises this user's creations, so two requests at once cannot both pass the count.
@@ -111,10 +117,18 @@ export function createItemsService(ctx: AppContext, store: FileStore, ledger: Le
         name: input.name,
         description: input.description,
       })
-      return toItem((await repo.findItem(tx, row.id))!)
+      const created = toItem((await repo.findItem(tx, row.id))!)
+      const notices = await activities.recordNewItem(tx, actor.id, {
+        id: created.id,
+        name: created.name,
+        owner: { name: created.owner.name },
+        circle: { id: created.circleId, name: created.circle.name },
+      })
+      return { item: created, notices }
     })
     ctx.log.info({ itemId: item.id, circleId: item.circleId, userId: actor.id }, 'item created')
     ctx.events.publish('item.created', { circleId: item.circleId, itemId: item.id, userId: actor.id })
+    activities.publish(notices)
     return item
   }
 
@@ -211,10 +225,15 @@ export function createItemsService(ctx: AppContext, store: FileStore, ledger: Le
    * completely stay theirs (isolated from the circle); partially held ones pass to the admin, each with
    * an AUTO_TRANSFER block. The ledger head is locked before the items, as a confirmation locks them.
    */
-  async function releaseHeldBy(tx: Executor, circleId: string, userId: string, adminId: string) {
+  async function releaseHeldBy(
+    tx: Executor,
+    circleId: string,
+    userId: string,
+    adminId: string,
+  ): Promise<{ moved: { id: string; name: string }[]; notices: Notice[] }> {
     await ledger.lockCircle(tx, circleId)
     const moved = await repo.movePartialItems(tx, circleId, userId, adminId)
-    if (moved.length === 0) return
+    if (moved.length === 0) return { moved, notices: [] }
     const from = { id: userId, name: await repo.userName(tx, userId) }
     const to = { id: adminId, name: await repo.userName(tx, adminId) }
     const commitments = { requesterComment: null, receiverComment: null, secretMessage: null }
@@ -230,6 +249,18 @@ export function createItemsService(ctx: AppContext, store: FileStore, ledger: Le
         commitments,
       })
     }
+    const notices: Notice[] = []
+    for (const item of moved) {
+      const data = {
+        item,
+        sender: { name: from.name },
+        receiver: { name: to.name },
+        circleId,
+        handoverId: null,
+      }
+      notices.push(...(await activities.recordHandover(tx, 'AUTO_TRANSFER', [userId, adminId], data)))
+    }
+    return { moved, notices }
   }
 
   /** For the circle page: the circle's items, as the circle detail lists them. */

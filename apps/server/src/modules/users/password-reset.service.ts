@@ -65,12 +65,15 @@ export function createPasswordResetService(ctx: AppContext) {
    */
   async function resetPassword(input: TResetPasswordRequest): Promise<TMessageResponse> {
     const passwordHash = await hashPassword(input.newPassword)
-    await ctx.db.transaction(async (tx) => {
+    const userId = await ctx.db.transaction(async (tx) => {
       const token = await findUsableToken(tx, input.token)
       if (!(await repo.consumeToken(tx, 'reset', token.id))) throw invalidLink()
       await repo.setPasswordAndEndSessions(tx, token.userId, passwordHash)
-      ctx.log.info({ userId: token.userId }, 'password reset')
+      return token.userId
     })
+    ctx.log.info({ userId }, 'password reset')
+    // Every earlier session ended with the reset: their open sockets close too.
+    ctx.events.publish('sessions.ended', { userId })
     return { message: MESSAGES.resetSuccess }
   }
 

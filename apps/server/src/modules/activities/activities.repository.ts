@@ -1,0 +1,65 @@
+import { and, desc, eq, ne, or, sql } from 'drizzle-orm'
+import type { Executor } from '../../db/client'
+import { activities, circleMembers, handovers, items } from '../../db/schema'
+
+export type ActivityRow = typeof activities.$inferSelect
+export type NewActivity = typeof activities.$inferInsert
+
+export function insertActivities(tx: Executor, rows: NewActivity[]): Promise<ActivityRow[]> {
+  if (rows.length === 0) return Promise.resolve([])
+  return tx.insert(activities).values(rows).returning()
+}
+
+/** One row for every member of the circle but `exceptUserId`, in one statement. */
+export function insertForMembers(
+  tx: Executor,
+  circleId: string,
+  exceptUserId: string,
+  entry: Pick<NewActivity, 'type' | 'title' | 'data'>,
+): Promise<ActivityRow[]> {
+  return tx
+    .insert(activities)
+    .select(
+      tx
+        .select({
+          id: sql`gen_random_uuid()`.as('id'),
+          userId: circleMembers.userId,
+          type: sql`${entry.type}`.as('type'),
+          title: sql`${entry.title}`.as('title'),
+          data: sql`${JSON.stringify(entry.data)}::jsonb`.as('data'),
+          createdAt: sql`now()`.as('created_at'),
+        })
+        .from(circleMembers)
+        .where(and(eq(circleMembers.circleId, circleId), ne(circleMembers.userId, exceptUserId))),
+    )
+    .returning()
+}
+
+export function recentFor(db: Executor, userId: string, limit: number): Promise<ActivityRow[]> {
+  return db
+    .select()
+    .from(activities)
+    .where(eq(activities.userId, userId))
+    .orderBy(desc(activities.createdAt), desc(activities.id))
+    .limit(limit)
+}
+
+/** The three dashboard counts in one round trip. */
+export async function statsFor(db: Executor, userId: string) {
+  const count = (query: ReturnType<typeof sql>) => sql<number>`(${query})::int`
+  const [row] = await db
+    .select({
+      totalCircles: count(
+        sql`select count(*) from ${circleMembers} where ${circleMembers.userId} = ${userId}`,
+      ),
+      pendingHandovers: count(
+        sql`select count(*) from ${handovers} where ${handovers.status} = 'PENDING' and ${or(
+          eq(handovers.senderId, userId),
+          eq(handovers.receiverId, userId),
+        )}`,
+      ),
+      ownedItems: count(sql`select count(*) from ${items} where ${items.ownerId} = ${userId}`),
+    })
+    .from(sql`(select 1) as one`)
+  return row!
+}

@@ -1,0 +1,83 @@
+import type { AddressInfo } from 'node:net'
+import type { ClientToServerEvents, ServerToClientEvents } from '@circles/shared'
+import { type Socket, io as connect } from 'socket.io-client'
+import type { SignedIn } from './circles'
+import type { TestApp } from './test-app'
+
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>
+
+/** A connected socket.io client and every event it received, in order. */
+export interface Listener {
+  socket: ClientSocket
+  received: { event: string; payload: unknown }[]
+  /** Resolves with the payload of the first `event` (already received or still to come) matching `match`. */
+  next<T = unknown>(event: string, match?: (payload: T) => boolean): Promise<T>
+  close(): void
+}
+
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' })
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+}
+
+export function tokenOf(who: SignedIn) {
+  return who.auth.authorization.slice('Bearer '.length)
+}
+
+/** Connects as a user, like the web app does: polling first, then the upgrade to websocket. */
+export async function connectAs(url: string, token: string): Promise<Listener> {
+  const socket: ClientSocket = connect(url, {
+    path: '/socket.io',
+    auth: { token },
+    transports: ['polling', 'websocket'],
+    reconnection: false,
+    forceNew: true,
+  })
+  const received: Listener['received'] = []
+  const waiters = new Set<() => void>()
+  socket.onAny((event: string, payload: unknown) => {
+    received.push({ event, payload })
+    for (const wake of waiters) wake()
+  })
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connected', () => resolve())
+    socket.once('connect_error', reject)
+  })
+  return {
+    socket,
+    received,
+    next<T>(event: string, match: (payload: T) => boolean = () => true) {
+      return new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check)
+          reject(new Error(`no ${event} within 5 s; received ${JSON.stringify(received)}`))
+        }, 5000)
+        function check() {
+          const hit = received.find((r) => r.event === event && match(r.payload as T))
+          if (!hit) return
+          clearTimeout(timer)
+          waiters.delete(check)
+          resolve(hit.payload as T)
+        }
+        waiters.add(check)
+        check()
+      })
+    },
+    close: () => socket.close(),
+  }
+}
+
+/** Fails if `connect` is accepted; resolves with the connect_error message. */
+export function refusedConnection(url: string, token: unknown): Promise<string> {
+  const socket = connect(url, { path: '/socket.io', auth: { token }, reconnection: false, forceNew: true })
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => {
+      socket.close()
+      reject(new Error('the connection was accepted'))
+    })
+    socket.once('connect_error', (error) => {
+      socket.close()
+      resolve(error.message)
+    })
+  })
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod'
+
+export const ACTIVITY_TYPES = [
+  'PENDING_HANDOVER',
+  'CONFIRMED_HANDOVER',
+  'NEW_ITEM',
+  'AUTO_TRANSFER',
+  'CIRCLE_INVITATION',
+] as const
+export const ZActivityType = z.enum(ACTIVITY_TYPES)
+export type TActivityType = z.infer<typeof ZActivityType>
+
+const ZName = z.object({ name: z.string() })
+
+/** PENDING_HANDOVER, CONFIRMED_HANDOVER and AUTO_TRANSFER (spec 000 §3). Never a comment or secret. */
+export const ZHandoverActivityData = z.object({
+  item: z.object({ id: z.uuid(), name: z.string() }),
+  sender: ZName,
+  receiver: ZName,
+  circleId: z.uuid(),
+  handoverId: z.uuid().nullable(),
+})
+/** NEW_ITEM: the item's own id and name, its owner and circle. */
+export const ZNewItemActivityData = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  owner: ZName,
+  circle: z.object({ id: z.uuid(), name: z.string() }),
+})
+/** CIRCLE_INVITATION: the circle and the inviting admin. */
+export const ZInvitationActivityData = z.object({
+  circle: z.object({ id: z.uuid(), name: z.string() }),
+  admin: ZName.optional(),
+})
+
+const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    id: z.uuid(),
+    type: z.literal(type),
+    timestamp: z.iso.datetime(),
+    /** A plain English summary; the app words each entry itself from `type` and `data`. */
+    title: z.string(),
+    data,
+  })
+
+/** One entry of a user's activity feed (spec 000 §3), written in the transaction of its cause. */
+export const ZActivity = z
+  .discriminatedUnion('type', [
+    activity('PENDING_HANDOVER', ZHandoverActivityData),
+    activity('CONFIRMED_HANDOVER', ZHandoverActivityData),
+    activity('AUTO_TRANSFER', ZHandoverActivityData),
+    activity('NEW_ITEM', ZNewItemActivityData),
+    activity('CIRCLE_INVITATION', ZInvitationActivityData),
+  ])
+  .meta({ id: 'Activity' })
+export type TActivity = z.infer<typeof ZActivity>
+export type THandoverActivityData = z.infer<typeof ZHandoverActivityData>
+export type TNewItemActivityData = z.infer<typeof ZNewItemActivityData>
+export type TInvitationActivityData = z.infer<typeof ZInvitationActivityData>
+
+/** GET /api/activities/recent: newest first, at most LIMITS.dashboardActivities. */
+export const ZRecentActivitiesResponse = z.object({ activities: z.array(ZActivity) })
+export type TRecentActivitiesResponse = z.infer<typeof ZRecentActivitiesResponse>
+
+/** GET /api/dashboard/stats (spec 000 §3 "Dashboard stats"; the spec leaves the path open). */
+export const ZDashboardStats = z
+  .object({
+    totalCircles: z.number().int().nonnegative(),
+    /** Handovers waiting for an answer that the user sent or is asked to accept. */
+    pendingHandovers: z.number().int().nonnegative(),
+    /** Items the user holds now. */
+    ownedItems: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'DashboardStats' })
+export type TDashboardStats = z.infer<typeof ZDashboardStats>
