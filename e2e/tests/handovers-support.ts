@@ -28,8 +28,13 @@ export async function requestHandover(
   return ((await response.json()) as { handover: { id: string } }).handover.id
 }
 
-/** A second person at another browser: a context of its own, consent decided, as the fixture does. */
-export async function secondBrowser(browser: Browser, baseURL: string) {
+/**
+ * A second person at another browser: a context of its own, consent decided, as the fixture does. When
+ * the suite runs against two servers on one PostgreSQL (E2E_SECOND_BASE_URL), this person uses the
+ * second one, as behind a load balancer.
+ */
+export async function secondBrowser(browser: Browser, firstBaseURL: string) {
+  const baseURL = process.env.E2E_SECOND_BASE_URL ?? firstBaseURL
   const context = await browser.newContext({ baseURL })
   await context.addInitScript(markNotAutomated)
   await context.addCookies([decidedConsentCookie(baseURL)])

@@ -130,7 +130,9 @@ test('a rejected request moves nothing; a cancelled one disappears; a stale form
   await expect(second.page.getByRole('listitem').getByText('Rejected', { exact: true })).toBeVisible()
   await second.context.close()
 
-  // Ida still holds it and asks again, then withdraws.
+  // Ida still holds it and asks again, then withdraws. Her network blocks the live connection (a strict
+  // proxy), so a change made elsewhere does not reach her open form: the server's answer must.
+  await page.route('**/socket.io/**', (route) => route.abort('connectionrefused'))
   await signInAs(page, ida)
   await page.goto(`/items/${itemId}/handover`)
   await expect(page.getByText('Not this week')).toBeVisible()

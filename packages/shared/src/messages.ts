@@ -125,6 +125,11 @@ export const MESSAGES = {
   blockNotFound: 'Block not found',
   ledgerValid: 'The ledger is intact: every block checks out.',
   ledgerCompromised: 'The ledger has been tampered with: some blocks do not check out.',
+  // Dashboard and the real-time socket (spec 000 §4, §8).
+  dashboardEmailNotVerified: 'Email not verified. Please verify your email before accessing the dashboard.',
+  dashboardLoadFailed: 'Failed to load dashboard data',
+  realtimeUnavailable: 'Unable to establish real-time connection',
+  websocketError: 'WebSocket error occurred',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -1,5 +1,8 @@
 import { supportedLanguage, type Language } from '@circles/shared'
 import type { i18n as I18n } from 'i18next'
+import { router } from '@/app/router'
+import { queryClient } from '@/lib/query-client'
+import { getSession, subscribeSession } from '@/lib/session'
 import { watchSessionExpiry } from '@/lib/session-expiry'
 
 function toLanguage(language: string | undefined): Language {
@@ -8,14 +11,29 @@ function toLanguage(language: string | undefined): Language {
 
 let started = false
 
+/** The real-time connection's code loads with the first session, not for visitors of public pages. */
+function startRealtimeWhenSignedIn(): void {
+  const start = () => {
+    if (!getSession().token) return
+    stop()
+    void import('@/lib/realtime/realtime').then(({ startRealtime }) =>
+      startRealtime({ queryClient, navigate: (href) => void router.navigate(href) }),
+    )
+  }
+  const stop = subscribeSession(start)
+  start()
+}
+
 /**
- * What runs beside React once per page load: the session's expiry timer, and the cookie consent, whose
+ * What runs beside React once per page load: the session's expiry timer, the real-time connection
+ * (lib/realtime), and the cookie consent, whose
  * code and texts load after the first paint (the landing page starts the same modules on its own).
  */
 export function startShellServices(i18n: I18n): void {
   if (started) return
   started = true
   watchSessionExpiry()
+  startRealtimeWhenSignedIn()
   void import('@/lib/consent').then(({ initConsent, setConsentLanguage }) => {
     void initConsent(toLanguage(i18n.resolvedLanguage ?? i18n.language))
     i18n.on('languageChanged', (language: string) => void setConsentLanguage(toLanguage(language)))

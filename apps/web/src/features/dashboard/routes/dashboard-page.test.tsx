@@ -1,8 +1,62 @@
-import { screen, waitFor } from '@testing-library/react'
+import type { TActivity } from '@circles/shared'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { RECENT_ACTIVITIES_KEY } from '@/lib/realtime/keys'
 import { invitationEmail, logout, pendingInvitationToken, startSession } from '@/lib/session'
+import { json, mockApi } from '@/test/mock-api'
+import { renderPages } from '@/test/render-pages'
 import { renderRoute } from '@/test/render-route'
 import { testUser, validToken } from '@/test/tokens'
+import { DashboardPage } from './dashboard-page'
+
+const ITEM = '33333333-3333-4333-8333-333333333333'
+const CIRCLE = '11111111-1111-4111-8111-111111111111'
+
+const pending: TActivity = {
+  id: '66666666-6666-4666-8666-666666666661',
+  type: 'PENDING_HANDOVER',
+  timestamp: new Date(Date.now() - 5 * 60_000).toISOString(),
+  title: 'Ida wants to hand you Drill',
+  data: {
+    item: { id: ITEM, name: 'Drill' },
+    sender: { name: 'Ida' },
+    receiver: { name: 'Anna Keller' },
+    circleId: CIRCLE,
+    handoverId: '22222222-2222-4222-8222-222222222222',
+  },
+}
+const invitation: TActivity = {
+  id: '66666666-6666-4666-8666-666666666662',
+  type: 'CIRCLE_INVITATION',
+  timestamp: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+  title: 'Ida invited you to Linden Street',
+  data: { circle: { id: CIRCLE, name: 'Linden Street' } },
+}
+const circle = (n: number) => ({
+  id: `77777777-7777-4777-8777-77777777777${n}`,
+  role: 'MEMBER',
+  joinedAt: '2026-11-01T10:00:00.000Z',
+  circle: {
+    id: `11111111-1111-4111-8111-11111111111${n}`,
+    name: `Circle ${n}`,
+    description: null,
+    adminId: testUser.id,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    memberCount: n + 1,
+  },
+})
+
+function dashboardApi(overrides: Record<string, () => Response> = {}) {
+  return mockApi({
+    'GET /api/activities/recent': () => json(200, { activities: [pending, invitation] }),
+    'GET /api/dashboard/stats': () => json(200, { totalCircles: 4, pendingHandovers: 1, ownedItems: 3 }),
+    'GET /api/circles': () => json(200, { circles: [1, 2, 3, 4].map(circle) }),
+    ...overrides,
+  })
+}
+
+const render = (language: 'en' | 'de' = 'en') =>
+  renderPages({ '/dashboard': DashboardPage }, '/dashboard', { language, namespaces: ['dashboard'] })
 
 afterEach(async () => {
   vi.unstubAllGlobals()
@@ -13,8 +67,119 @@ afterEach(async () => {
 describe('DashboardPage', () => {
   it('greets the signed-in user', async () => {
     startSession(validToken(), testUser)
+    dashboardApi()
     await renderRoute('/dashboard')
     expect(await screen.findByRole('heading', { level: 1, name: /Anna Keller/ })).toBeTruthy()
+  })
+
+  it('lists recent activity with links and relative times, the counts, three circles and quick actions', async () => {
+    startSession(validToken(), testUser)
+    dashboardApi()
+    await render()
+    const request = await screen.findByRole('link', { name: /Ida wants to hand you Drill/ })
+    expect(request.getAttribute('href')).toBe(`/items/${ITEM}`)
+    expect(within(request).getByText('5 minutes ago')).toBeTruthy()
+    const invited = screen.getByRole('link', { name: /Administrator invited you to Linden Street/ })
+    expect(invited.getAttribute('href')).toBe(`/circles/${CIRCLE}`)
+    expect(within(invited).getByText('3 days ago')).toBeTruthy()
+
+    expect((await screen.findByTestId('stat-totalCircles')).textContent).toBe('4')
+    expect(screen.getByRole('link', { name: /Total circles/ }).getAttribute('href')).toBe('/circles')
+    expect(screen.getByRole('link', { name: /Pending handovers/ }).getAttribute('href')).toBe('/items')
+    expect(screen.getByRole('link', { name: /Owned items/ }).getAttribute('href')).toBe('/items')
+
+    const circles = screen.getAllByRole('link', { name: /^Circle \d/ })
+    expect(circles.map((link) => link.getAttribute('href'))).toEqual(
+      [1, 2, 3].map((n) => `/circles/${circle(n).circle.id}`),
+    )
+    for (const link of circles) expect(within(link).getByText('ADMIN')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'View all circles' }).getAttribute('href')).toBe('/circles')
+    expect(screen.getByRole('link', { name: /Create a circle/ }).getAttribute('href')).toBe('/circles/create')
+    expect(screen.getByRole('link', { name: /Your items/ }).getAttribute('href')).toBe('/items')
+  })
+
+  it("shows '-' in the counts and skeletons while loading", async () => {
+    startSession(validToken(), testUser)
+    mockApi({ 'GET /api/*': () => new Promise<Response>(() => {}) })
+    await render()
+    expect(screen.getByTestId('stat-ownedItems').textContent).toBe('-')
+    expect(screen.getByRole('status').textContent).toContain('Loading recent activity')
+  })
+
+  it('puts a live activity in front of the list, at most ten', async () => {
+    startSession(validToken(), testUser)
+    const many = Array.from({ length: 10 }, (_, i) => ({
+      ...invitation,
+      id: `66666666-6666-4666-8666-66666666660${i}`,
+    }))
+    dashboardApi({ 'GET /api/activities/recent': () => json(200, { activities: many }) })
+    const { queryClient } = await render()
+    await screen.findAllByRole('link', { name: /invited you to Linden Street/ })
+    act(() => {
+      queryClient.setQueryData<TActivity[]>(RECENT_ACTIVITIES_KEY, (list) => [pending, ...list!].slice(0, 10))
+    })
+    await waitFor(() => {
+      const entries = within(screen.getByRole('list', { name: 'Recent activity' })).getAllByRole('listitem')
+      expect(entries).toHaveLength(10)
+      expect(entries[0]!.textContent).toContain('Ida wants to hand you Drill')
+    })
+  })
+
+  it('welcomes someone without circles with the first steps', async () => {
+    startSession(validToken(), testUser)
+    dashboardApi({
+      'GET /api/activities/recent': () => json(200, { activities: [] }),
+      'GET /api/circles': () => json(200, { circles: [] }),
+      'GET /api/dashboard/stats': () => json(200, { totalCircles: 0, pendingHandovers: 0, ownedItems: 0 }),
+    })
+    await render()
+    expect(await screen.findByRole('heading', { name: 'Start with a circle' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Create your first circle' }).getAttribute('href')).toBe(
+      '/circles/create',
+    )
+    expect(screen.getByText('Nothing has happened yet')).toBeTruthy()
+    expect(screen.getByText('You are not in a circle yet.')).toBeTruthy()
+  })
+
+  it("says 'Failed to load dashboard data' and loads again on request", async () => {
+    startSession(validToken(), testUser)
+    let fail = true
+    dashboardApi({
+      'GET /api/dashboard/stats': () =>
+        fail
+          ? json(500, { message: 'boom' })
+          : json(200, { totalCircles: 1, pendingHandovers: 0, ownedItems: 0 }),
+    })
+    await render()
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    expect(alert.textContent).toContain('Failed to load dashboard data')
+    fail = false
+    within(alert).getByRole('button', { name: 'Try again' }).click()
+    await waitFor(() => expect(screen.getByTestId('stat-totalCircles').textContent).toBe('1'))
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it("turns an 'Email not verified' answer into its own message with the resend link", async () => {
+    startSession(validToken(), testUser)
+    dashboardApi({ 'GET /api/dashboard/stats': () => json(403, { message: 'Email not verified' }) })
+    await render()
+    expect(
+      await screen.findByText('Email not verified. Please verify your email before accessing the dashboard.'),
+    ).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Resend verification email' }).getAttribute('href')).toBe(
+      '/resend-verification',
+    )
+  })
+
+  it('offers the resend link to a user whose email is not verified, in German too', async () => {
+    startSession(validToken(), { ...testUser, emailVerified: false })
+    dashboardApi()
+    await render('de')
+    expect(await screen.findByText('Bitte bestätige deine E-Mail-Adresse')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Bestätigungs-E-Mail erneut senden' }).getAttribute('href')).toBe(
+      '/resend-verification',
+    )
+    expect(await screen.findByText('vor 5 Minuten')).toBeTruthy()
   })
 
   it('sends a stored pending invitation to /join first and forgets it (spec 000 §2)', async () => {

@@ -1,20 +1,21 @@
+import { MESSAGES } from '@circles/shared'
+import { RotateCw } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { ArrowLeftRight, CircleDashed, Package, UsersRound, type LucideIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Navigate } from 'react-router'
-import { Badge } from '@/components/ui/badge'
-import { Card } from '@/components/ui/card'
+import { Link, Navigate } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { invitationEmail, pendingInvitationToken } from '@/lib/session'
+import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
-import { invitationEmail, pendingInvitationToken } from '@/lib/session'
+import { useDashboardCircles, useDashboardStats, useRecentActivities } from '../api/dashboard'
+import { ActivityCard } from '../components/activity-card'
+import { CirclesCard } from '../components/circles-card'
+import { FirstRunCard } from '../components/first-run-card'
+import { QuickActions } from '../components/quick-actions'
+import { StatsCard } from '../components/stats-card'
 
-const NEXT_STEPS: ReadonlyArray<{ key: 'circle' | 'items' | 'handover'; icon: LucideIcon }> = [
-  { key: 'circle', icon: UsersRound },
-  { key: 'items', icon: Package },
-  { key: 'handover', icon: ArrowLeftRight },
-]
-
-/** Placeholder until the dashboard issue: greets the user and says what will live here. */
 /** Spec 000 §2: an invitation still waiting from before sign-in wins over the dashboard. */
 export function DashboardPage() {
   const [pendingToken] = useState(() => pendingInvitationToken.get())
@@ -27,14 +28,52 @@ export function DashboardPage() {
   return <Dashboard />
 }
 
+const resendLink = (label: string) => (
+  <Link to="/resend-verification" className="font-medium text-accent-text underline underline-offset-2">
+    {label}
+  </Link>
+)
+
+/** Spec 000 §8: 'Email not verified' gets its own text and the resend link; anything else one message. */
+function DashboardError({ error, onRetry }: { error: Error; onRetry(): void }) {
+  const { t } = useTranslation('dashboard')
+  if (error.message.includes('Email not verified')) {
+    return (
+      <Alert tone="warning" action={resendLink(t('unverified.action'))}>
+        {translateServerError(MESSAGES.dashboardEmailNotVerified)}
+      </Alert>
+    )
+  }
+  return (
+    <Alert
+      tone="error"
+      action={
+        <Button variant="secondary" size="sm" icon={<RotateCw aria-hidden="true" />} onClick={onRetry}>
+          {t('error.retry')}
+        </Button>
+      }
+    >
+      {translateServerError(MESSAGES.dashboardLoadFailed)}
+    </Alert>
+  )
+}
+
+/** /dashboard (spec 000 §2): recent activity, the counts, the first circles and quick actions. */
 function Dashboard() {
   const { t } = useTranslation('dashboard')
   const { user } = useSession()
   useDocumentTitle(t('documentTitle'))
+  const activities = useRecentActivities()
+  const stats = useDashboardStats()
+  const circles = useDashboardCircles()
+  const failed = [activities, stats, circles].find((query) => query.isError)
+  const retry = () => {
+    for (const query of [activities, stats, circles]) if (query.isError) void query.refetch()
+  }
 
   return (
     <main id="main-content" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 sm:py-12">
-      <div className="flex flex-col gap-8">
+      <div className="flex flex-col gap-6 sm:gap-8">
         <div className="flex flex-col gap-2">
           <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">
             {user?.name ? t('heading', { name: user.name }) : t('headingAnonymous')}
@@ -42,32 +81,24 @@ function Dashboard() {
           <p className="max-w-[60ch] text-fg-muted">{t('intro')}</p>
         </div>
 
-        <Card className="flex flex-col items-center gap-4 border-dashed px-6 py-10 text-center shadow-none sm:py-14">
-          <span className="inline-flex size-12 items-center justify-center rounded-full bg-accent-soft text-accent-text">
-            <CircleDashed className="size-6" aria-hidden="true" />
-          </span>
-          <div className="flex flex-col items-center gap-2">
-            <Badge tone="accent">{t('empty.badge')}</Badge>
-            <h2 className="text-lg font-semibold tracking-tight">{t('empty.title')}</h2>
-            <p className="max-w-[56ch] text-sm text-fg-muted">{t('empty.body')}</p>
+        {user?.emailVerified === false ? (
+          <Alert tone="warning" title={t('unverified.title')} action={resendLink(t('unverified.action'))}>
+            {t('unverified.body')}
+          </Alert>
+        ) : null}
+        {failed?.error ? <DashboardError error={failed.error} onRetry={retry} /> : null}
+
+        <div className="grid items-start gap-6 lg:grid-cols-3">
+          <div className="flex flex-col gap-6 lg:col-span-2">
+            {circles.data?.length === 0 ? <FirstRunCard /> : null}
+            <ActivityCard query={activities} />
           </div>
-          <div className="mt-2 w-full max-w-md text-start">
-            <h3 className="mb-2 text-xs font-semibold tracking-wide text-fg-subtle uppercase">
-              {t('empty.stepsTitle')}
-            </h3>
-            <ol className="flex flex-col gap-2">
-              {NEXT_STEPS.map(({ key, icon: Icon }) => (
-                <li
-                  key={key}
-                  className="flex items-center gap-3 rounded-md border border-border bg-surface-2 px-3 py-2.5 text-sm text-fg"
-                >
-                  <Icon className="size-4 shrink-0 text-accent-text" aria-hidden="true" />
-                  {t(`empty.steps.${key}`)}
-                </li>
-              ))}
-            </ol>
-          </div>
-        </Card>
+          <aside className="flex flex-col gap-6" aria-label={t('stats.title')}>
+            <StatsCard stats={stats.data} />
+            <CirclesCard circles={circles.data} />
+            <QuickActions />
+          </aside>
+        </div>
       </div>
     </main>
   )

@@ -1,0 +1,41 @@
+import type { TActivity } from '@circles/shared'
+import type { TFunction } from 'i18next'
+
+/** Where an activity entry leads (spec 000 §2): the item, or for an invitation the circle. */
+export function activityHref(activity: TActivity): string {
+  switch (activity.type) {
+    case 'NEW_ITEM':
+      return `/items/${activity.data.id}`
+    case 'CIRCLE_INVITATION':
+      return `/circles/${activity.data.circle.id}`
+    default:
+      return `/items/${activity.data.item.id}`
+  }
+}
+
+/** One line in the user's language, from the entry's type and data (the `title` is English only). */
+export function activityText(t: TFunction, activity: TActivity): string {
+  const key = `activity.${activity.type}` as const
+  switch (activity.type) {
+    case 'NEW_ITEM':
+      return t(key, {
+        ns: 'common',
+        owner: activity.data.owner.name,
+        item: activity.data.name,
+        circle: activity.data.circle.name,
+      })
+    case 'CIRCLE_INVITATION':
+      return t(key, {
+        ns: 'common',
+        admin: activity.data.admin?.name ?? t('activity.administrator', { ns: 'common' }),
+        circle: activity.data.circle.name,
+      })
+    default:
+      return t(key, {
+        ns: 'common',
+        sender: activity.data.sender.name,
+        receiver: activity.data.receiver.name,
+        item: activity.data.item.name,
+      })
+  }
+}

@@ -1,0 +1,82 @@
+import type { TActivity } from '@circles/shared'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { initI18n } from '@/lib/i18n'
+import { createQueryClient } from '@/lib/query-client'
+import { RECENT_ACTIVITIES_KEY } from './keys'
+import { handleEvents } from './realtime'
+import type { RealtimeSocket } from './reconnect'
+
+const toast = vi.hoisted(() => ({ info: vi.fn(), error: vi.fn() }))
+vi.mock('@/lib/notify', () => ({ notify: toast }))
+
+function fakeSocket() {
+  const listeners = new Map<string, (payload: unknown) => void>()
+  return {
+    on(event: string, listener: (payload: unknown) => void) {
+      listeners.set(event, listener)
+    },
+    receive(event: string, payload?: unknown) {
+      listeners.get(event)!(payload)
+    },
+  }
+}
+
+const activity = (n: number): TActivity => ({
+  id: `66666666-6666-4666-8666-6666666666${String(n).padStart(2, '0')}`,
+  type: 'NEW_ITEM',
+  timestamp: '2026-11-24T10:00:00.000Z',
+  title: 'x',
+  data: {
+    id: '33333333-3333-4333-8333-333333333333',
+    name: `Thing ${n}`,
+    owner: { name: 'Ida' },
+    circle: { id: '11111111-1111-4111-8111-111111111111', name: 'Linden Street' },
+  },
+})
+
+async function setup() {
+  await initI18n('en')
+  const queryClient = createQueryClient()
+  const socket = fakeSocket()
+  const navigate = vi.fn()
+  handleEvents(socket as unknown as RealtimeSocket, { queryClient, navigate })
+  return { queryClient, socket, navigate }
+}
+
+afterEach(() => vi.clearAllMocks())
+
+describe('real-time events', () => {
+  it('put a new activity in front of the feed (at most ten) and announce it with a way to open it', async () => {
+    const { queryClient, socket, navigate } = await setup()
+    queryClient.setQueryData(
+      RECENT_ACTIVITIES_KEY,
+      Array.from({ length: 10 }, (_, i) => activity(i)),
+    )
+    socket.receive('new_activity', activity(42))
+    const feed = queryClient.getQueryData<TActivity[]>(RECENT_ACTIVITIES_KEY)!
+    expect(feed).toHaveLength(10)
+    expect(feed[0]!.id).toBe(activity(42).id)
+    expect(toast.info).toHaveBeenCalledWith('Ida added Thing 42 to Linden Street', expect.anything())
+    toast.info.mock.calls[0]![1].action.onClick()
+    expect(navigate).toHaveBeenCalledWith('/items/33333333-3333-4333-8333-333333333333')
+  })
+
+  it('refetch the dashboard, items, ledger and the circle on a handover update', async () => {
+    const { queryClient, socket } = await setup()
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries')
+    socket.receive('handover_update', { handoverId: 'h', itemId: 'i', circleId: 'c', status: 'CONFIRMED' })
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([
+      ['dashboard'],
+      ['items'],
+      ['blocks'],
+      ['circles', 'c'],
+    ])
+  })
+
+  it("show the server's error, or 'WebSocket error occurred'", async () => {
+    const { socket } = await setup()
+    socket.receive('error', { message: 'Forbidden' })
+    socket.receive('error', {})
+    expect(toast.error.mock.calls.map(([text]) => text)).toEqual(['Forbidden', 'WebSocket error occurred'])
+  })
+})

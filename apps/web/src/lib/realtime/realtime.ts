@@ -1,0 +1,113 @@
+import { LIMITS, MESSAGES, SOCKET, type TActivity, ZStatusResponse } from '@circles/shared'
+import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import { activityHref, activityText } from '@/lib/activity-text'
+import { api } from '@/lib/api-client'
+import { i18n } from '@/lib/i18n'
+import { notify } from '@/lib/notify'
+import { translateServerError } from '@/lib/server-errors'
+import { getSession, subscribeSession } from '@/lib/session'
+import { RECENT_ACTIVITIES_KEY } from './keys'
+import { type RealtimeSocket, keepConnected } from './reconnect'
+
+export interface RealtimeOptions {
+  queryClient: QueryClient
+  /** Opens an activity's page from its toast. */
+  navigate(href: string): void
+}
+
+/**
+ * What each server event does (spec 000 §4): queries that show the changed data are refetched, so an
+ * open page updates without a reload. Payloads carry ids only; the data comes through the API.
+ */
+export function handleEvents(socket: RealtimeSocket, { queryClient, navigate }: RealtimeOptions) {
+  const refresh = (...keys: QueryKey[]) => {
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey })
+  }
+  // Whatever happened while the socket was down (or before it first came up) arrived as no event:
+  // on every connection, what is on screen is fetched again.
+  socket.on('connect', () => refresh(['dashboard'], ['items'], ['circles'], ['blocks']))
+  socket.on('new_activity', (activity: TActivity) => {
+    queryClient.setQueryData<TActivity[]>(RECENT_ACTIVITIES_KEY, (list) =>
+      list
+        ? [activity, ...list.filter((a) => a.id !== activity.id)].slice(0, LIMITS.dashboardActivities)
+        : list,
+    )
+    refresh(['dashboard', 'stats'])
+    notify.info(activityText(i18n.t, activity), {
+      action: {
+        label: i18n.t('activity.view', { ns: 'common' }),
+        onClick: () => navigate(activityHref(activity)),
+      },
+    })
+  })
+  socket.on('handover_update', ({ circleId }) => {
+    refresh(['dashboard'], ['items'], ['blocks'], ['circles', circleId])
+  })
+  socket.on('item_update', ({ circleId }) => refresh(['dashboard'], ['items'], ['circles', circleId]))
+  socket.on('circle_update', () => refresh(['circles'], ['dashboard']))
+  socket.on('circle_joined', () => refresh(['circles'], ['dashboard'], ['items']))
+  socket.on('circle_left', () => refresh(['circles'], ['dashboard'], ['items'], ['blocks']))
+  socket.on('error', (payload) => {
+    notify.error(
+      payload?.message
+        ? translateServerError(payload.message)
+        : translateServerError(MESSAGES.websocketError),
+    )
+  })
+}
+
+/**
+ * The real-time connection follows the session: it connects with the token after login or
+ * registration, reconnects when the token changes, and disconnects on logout. socket.io's client loads
+ * only once someone is signed in. Returns the cleanup.
+ */
+export function startRealtime(opts: RealtimeOptions): () => void {
+  let connection: { token: string; stop(): void; retryNow(): void } | undefined
+  let generation = 0
+
+  const sync = async () => {
+    const { token, user } = getSession()
+    if (connection?.token === token) return
+    connection?.stop()
+    connection = undefined
+    const mine = ++generation
+    if (!token || !user) return
+    const { io } = await import('socket.io-client')
+    if (mine !== generation) return
+    const socket: RealtimeSocket = io({
+      path: SOCKET.path,
+      auth: { token },
+      transports: ['polling', 'websocket'],
+      timeout: SOCKET.timeoutMs,
+      reconnection: false,
+      autoConnect: false,
+    })
+    handleEvents(socket, opts)
+    socket.on('connect_error', (error) => {
+      // A refused token: the API answers 401 as well, which ends the session everywhere.
+      if (error.message === 'Unauthorized') {
+        void api.get(`/users/status/${encodeURIComponent(user.id)}`, ZStatusResponse).catch(() => undefined)
+      }
+    })
+    const kept = keepConnected(socket, {
+      onGiveUp: () => notify.error(translateServerError(MESSAGES.realtimeUnavailable)),
+    })
+    connection = { token, ...kept }
+  }
+
+  const retry = () => connection?.retryNow()
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') retry()
+  }
+  void sync()
+  const unsubscribe = subscribeSession(() => void sync())
+  window.addEventListener('online', retry)
+  document.addEventListener('visibilitychange', onVisible)
+  return () => {
+    unsubscribe()
+    window.removeEventListener('online', retry)
+    document.removeEventListener('visibilitychange', onVisible)
+    generation++
+    connection?.stop()
+  }
+}
