@@ -8,6 +8,7 @@
 #   5. server-pg    the same suite on a local PostgreSQL (DATABASE_URL set)
 #   6. build        npm run build; counts as one test (e2e needs the built app)
 #   7. e2e          Playwright in Debian's Chromium against the built server
+#   8. e2e-pair     the two-browser specs (real-time, handovers) against two servers on one PostgreSQL
 #
 # On a fresh Debian machine it installs Chromium and PostgreSQL itself (as root). Every suite runs even
 # when an earlier one fails, so the summary is complete; the exit status is 1 if anything failed or a
@@ -88,7 +89,6 @@ else
   echo "error: PostgreSQL is not available; the server-pg suite cannot run" >&2
   record server-pg vitest 1 0
 fi
-pg_test_stop
 
 if run_status build npm run build; then
   start=$SECONDS
@@ -97,10 +97,26 @@ if run_status build npm run build; then
   E2E_JSON_REPORT=$file npx --no-install playwright test -c e2e/playwright.config.ts
   rc=$?
   record e2e playwright "$rc" $((SECONDS - start)) "$file"
+
+  # Two instances behind one load balancer: Ida on the first server, Ben on the second.
+  start=$SECONDS
+  file=$REPORT_DIR/e2e-pair.json
+  section "e2e-pair: the two-browser specs against two servers on one PostgreSQL"
+  if [ "$pg_ok" -eq 0 ]; then
+    E2E_PAIR_DATABASE_URL=$PG_TEST_URL E2E_JSON_REPORT=$file npx --no-install playwright test \
+      -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers
+    rc=$?
+  else
+    echo "error: PostgreSQL is not available; the e2e-pair suite cannot run" >&2
+    rc=1
+  fi
+  record e2e-pair playwright "$rc" $((SECONDS - start)) "$file"
 else
   echo "error: the build failed; e2e cannot run" >&2
   record e2e playwright 1 0
+  record e2e-pair playwright 1 0
 fi
+pg_test_stop
 
 section "summary"
 node scripts/summarize-tests.mjs "$MANIFEST"

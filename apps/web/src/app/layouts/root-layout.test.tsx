@@ -1,12 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { PAGES_WITH_OWN_CHROME } from '@/lib/shell-rules'
 import { routes } from '@/app/route-table'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
 import { startSession } from '@/lib/session'
+import { json, mockApi } from '@/test/mock-api'
 import { testUser, validToken } from '@/test/tokens'
 
 /** Lazy routes on a busy two-core machine can take longer than Testing Library's 1 s default. */
@@ -135,11 +136,17 @@ describe('app shell', () => {
     expect(document.activeElement).toBe(menuButton)
   })
 
-  it('keeps the welcome and an empty state on the dashboard placeholder', async () => {
+  it('shows the dashboard in the shell, with the first steps for someone without circles', async () => {
     startSession(validToken(), testUser)
+    mockApi({
+      'GET /api/activities/recent': () => json(200, { activities: [] }),
+      'GET /api/dashboard/stats': () => json(200, { totalCircles: 0, pendingHandovers: 0, ownedItems: 0 }),
+      'GET /api/circles': () => json(200, { circles: [] }),
+    })
     await settled('/dashboard')
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome back, Anna Keller' })).toBeTruthy()
-    expect(screen.getByRole('heading', { level: 2, name: 'No circles yet' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { level: 2, name: 'Start with a circle' })).toBeTruthy()
     expect(screen.getByRole('main').id).toBe('main-content')
+    vi.unstubAllGlobals()
   })
 })
