@@ -277,6 +277,14 @@ test.describe('expired sessions', () => {
       )
       localStorage.setItem('userId', 'u-1')
     }, fakeToken(4))
+    // The token is made up (the server issues none that expire in seconds), so the server would refuse
+    // it at once: the dashboard's calls are answered here, and only the app's own timer can end it.
+    await page.route('**/api/activities/recent', (route) => route.fulfill({ json: { activities: [] } }))
+    await page.route('**/api/dashboard/stats', (route) =>
+      route.fulfill({ json: { totalCircles: 0, pendingHandovers: 0, ownedItems: 0 } }),
+    )
+    await page.route('**/api/circles', (route) => route.fulfill({ json: { circles: [] } }))
+    await page.route('**/socket.io/**', (route) => route.abort('connectionrefused'))
     await page.goto('/dashboard')
     await expect(page.getByRole('heading', { level: 1, name: 'Willkommen zurück, Kurz Zeit' })).toBeVisible()
 
