@@ -14,6 +14,8 @@ import { createRateLimits, noRateLimits } from './lib/rate-limits'
 import { authPlugin } from './modules/auth/auth.plugin'
 import { circlesRoutes } from './modules/circles/circles.routes'
 import { createCirclesService } from './modules/circles/circles.service'
+import { webauthnRoutes } from './modules/webauthn/webauthn.routes'
+import { createWebauthnService } from './modules/webauthn/webauthn.service'
 import { activitiesRoutes } from './modules/activities/activities.routes'
 import { createActivitiesService } from './modules/activities/activities.service'
 import { createInvitationsService, invitationLookup } from './modules/circles/invitations.service'
@@ -167,6 +169,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(activitiesRoutes(activities))
+      await api.register(webauthnRoutes(createWebauthnService(ctx)), { prefix: '/webauthn' })
     },
     { prefix: '/api' },
   )

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'PLAN_LIMIT_REACHED',
   'CONFLICT',
   'NOT_FOUND',
+  'NO_PASSKEYS',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
 ] as const

@@ -130,6 +130,17 @@ export const MESSAGES = {
   dashboardLoadFailed: 'Failed to load dashboard data',
   realtimeUnavailable: 'Unable to establish real-time connection',
   websocketError: 'WebSocket error occurred',
+  // Passkeys and the profile (spec 000 §8, spec 001 §8).
+  passkeyNoCredentials:
+    "You haven't registered any passkeys yet. Please log in with your password and register a passkey in your profile settings.",
+  passkeyAuthenticationFailed: 'Passkey authentication failed',
+  passkeyRegistrationFailed: 'Failed to register passkey',
+  passkeyRegistered: 'Passkey registered successfully',
+  passkeyDeleted: 'Passkey deleted',
+  passkeyNotFound: 'Passkey not found',
+  noticesUpdated: 'Your email preferences have been saved.',
+  unsubscribed: 'You will no longer receive these emails.',
+  unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -22,6 +22,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   PLAN_LIMIT_REACHED: 403,
   CONFLICT: 409,
   NOT_FOUND: 404,
+  NO_PASSKEYS: 404,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
 }

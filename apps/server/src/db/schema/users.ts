@@ -16,6 +16,10 @@ export const users = pgTable(
       .default('en'),
     /** Bumped on password reset; a JWT carrying an older version is refused. */
     sessionVersion: integer('session_version').notNull().default(0),
+    /** Email notices the user wants (issue 13); each kind on until switched off. */
+    notifyHandoverRequests: boolean('notify_handover_requests').notNull().default(true),
+    notifyHandoverAnswers: boolean('notify_handover_answers').notNull().default(true),
+    notifyInvitations: boolean('notify_invitations').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,214 @@
+import { MESSAGES, type TLoginResponse, type TPasskeyCredential, type TUser } from '@circles/shared'
+import {
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
+  type RegistrationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server'
+import type { AppContext } from '../../context'
+import { AppError } from '../../lib/errors'
+import * as users from '../users/users.repository'
+import { toPublicUser } from '../users/user-view'
+import * as repo from './webauthn.repository'
+import type { CredentialRow } from './webauthn.repository'
+
+/** Spec 000 §9: ES256 and RS256; never EdDSA (-8). */
+const ALGORITHMS = [-7, -257]
+const CHALLENGE_TTL_MS = 5 * 60 * 1000
+const CEREMONY_TIMEOUT_MS = 60_000
+
+const authFailed = () => new AppError('UNAUTHORIZED', MESSAGES.passkeyAuthenticationFailed)
+const registrationFailed = () => new AppError('VALIDATION_ERROR', MESSAGES.passkeyRegistrationFailed)
+
+function toCredential(row: CredentialRow): TPasskeyCredential {
+  return {
+    id: row.id,
+    credentialDeviceType: row.deviceType,
+    credentialBackedUp: row.backedUp,
+    createdAt: row.createdAt.toISOString(),
+  }
+}
+
+/** The challenge the browser signed, read from its client data (verification checks it again). */
+function challengeOf(credential: { response: { clientDataJSON: string } }): string {
+  try {
+    const data: unknown = JSON.parse(
+      Buffer.from(credential.response.clientDataJSON, 'base64url').toString('utf8'),
+    )
+    const challenge = (data as { challenge?: unknown }).challenge
+    if (typeof challenge === 'string' && challenge.length > 0) return challenge
+  } catch {
+    // Not JSON: answered below like any unknown challenge.
+  }
+  return ''
+}
+
+const descriptor = (row: CredentialRow) => ({
+  id: row.id,
+  transports: row.transports as AuthenticatorTransportFuture[],
+})
+
+/**
+ * Passkeys with @simplewebauthn/server (issue 13). The relying party is PUBLIC_URL's host and origin;
+ * every challenge is stored, expires after 5 minutes and is deleted by the first verification that
+ * names it. Access first: registration and the credential list need a session; sign-in needs none.
+ */
+export function createWebauthnService(ctx: AppContext) {
+  const publicUrl = new URL(ctx.config.publicUrl)
+  const rp = { id: publicUrl.hostname, origin: publicUrl.origin, name: 'Circles' }
+  const expiry = () => new Date(Date.now() + CHALLENGE_TTL_MS)
+
+  async function registrationOptions(actor: TUser) {
+    const existing = await repo.listCredentials(ctx.db, actor.id)
+    const options = await generateRegistrationOptions({
+      rpName: rp.name,
+      rpID: rp.id,
+      userName: actor.email,
+      userDisplayName: actor.name,
+      userID: Buffer.from(actor.id.replaceAll('-', ''), 'hex'),
+      attestationType: 'none',
+      excludeCredentials: existing.map(descriptor),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      supportedAlgorithmIDs: ALGORITHMS,
+      timeout: CEREMONY_TIMEOUT_MS,
+    })
+    await repo.saveChallenge(ctx.db, {
+      challenge: options.challenge,
+      purpose: 'registration',
+      userId: actor.id,
+      expiresAt: expiry(),
+    })
+    return options as typeof options & Record<string, unknown>
+  }
+
+  async function registerVerify(
+    actor: TUser,
+    credential: RegistrationResponseJSON,
+  ): Promise<TPasskeyCredential> {
+    const challenge = await repo.consumeChallenge(ctx.db, challengeOf(credential), 'registration')
+    if (!challenge || challenge.userId !== actor.id) throw registrationFailed()
+    let info
+    try {
+      const result = await verifyRegistrationResponse({
+        response: credential,
+        expectedChallenge: challenge.challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        requireUserVerification: false,
+        supportedAlgorithmIDs: ALGORITHMS,
+      })
+      if (!result.verified) throw registrationFailed()
+      info = result.registrationInfo
+    } catch (error) {
+      ctx.log.info({ userId: actor.id, reason: (error as Error).message }, 'passkey registration refused')
+      throw registrationFailed()
+    }
+    const row = await repo.insertCredential(ctx.db, {
+      id: info.credential.id,
+      userId: actor.id,
+      publicKey: info.credential.publicKey,
+      counter: info.credential.counter,
+      transports: info.credential.transports ?? [],
+      deviceType: info.credentialDeviceType,
+      backedUp: info.credentialBackedUp,
+    })
+    if (!row) throw new AppError('CONFLICT', MESSAGES.passkeyRegistrationFailed)
+    ctx.log.info({ userId: actor.id }, 'passkey registered')
+    return toCredential(row)
+  }
+
+  /**
+   * With an email, the options list that account's passkeys; an address without an account gets the
+   * same answer as an account without passkeys. Without an email, any passkey of this site may answer.
+   */
+  async function loginOptions(email: string | undefined) {
+    const user = email ? await users.findUserByEmail(ctx.db, email) : undefined
+    const credentials = user ? await repo.listCredentials(ctx.db, user.id) : []
+    if (email && credentials.length === 0) throw new AppError('NO_PASSKEYS', MESSAGES.passkeyNoCredentials)
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      allowCredentials: credentials.map(descriptor),
+      userVerification: 'preferred',
+      timeout: CEREMONY_TIMEOUT_MS,
+    })
+    await repo.saveChallenge(ctx.db, {
+      challenge: options.challenge,
+      purpose: 'authentication',
+      userId: user?.id ?? null,
+      expiresAt: expiry(),
+    })
+    return { options: options as typeof options & Record<string, unknown>, ...(user && { userId: user.id }) }
+  }
+
+  /** Signs in like a password: rate limited per address, refused for unverified accounts. */
+  async function loginVerify(
+    credential: AuthenticationResponseJSON,
+    userId: string | undefined,
+    ip: string,
+  ): Promise<TLoginResponse> {
+    const attempt = await ctx.rateLimits.consume([['loginPerAddress', ip]], MESSAGES.tooManyRequests)
+    const challenge = await repo.consumeChallenge(ctx.db, challengeOf(credential), 'authentication')
+    if (!challenge) throw authFailed()
+    const stored = await repo.findCredential(ctx.db, credential.id)
+    if (!stored) throw authFailed()
+    // The passkey must belong to the account the options were for, and to the one the client names.
+    if ((challenge.userId && challenge.userId !== stored.userId) || (userId && userId !== stored.userId)) {
+      throw authFailed()
+    }
+    let newCounter: number
+    try {
+      const result = await verifyAuthenticationResponse({
+        response: credential,
+        expectedChallenge: challenge.challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        credential: {
+          ...descriptor(stored),
+          publicKey: new Uint8Array(stored.publicKey),
+          counter: stored.counter,
+        },
+        requireUserVerification: false,
+      })
+      if (!result.verified) throw authFailed()
+      newCounter = result.authenticationInfo.newCounter
+    } catch (error) {
+      // A counter lower than stored lands here too: the sign of a cloned authenticator.
+      ctx.log.warn(
+        { credentialUser: stored.userId, reason: (error as Error).message },
+        'passkey sign-in refused',
+      )
+      throw authFailed()
+    }
+    if (!(await repo.advanceCounter(ctx.db, stored.id, stored.counter, newCounter))) throw authFailed()
+    const user = await users.findUserById(ctx.db, stored.userId)
+    if (!user) throw authFailed()
+    await attempt.refund()
+    if (!user.emailVerified) {
+      throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
+    }
+    ctx.log.info({ userId: user.id }, 'user logged in with a passkey')
+    return {
+      token: ctx.sessionTokens.issue({ userId: user.id, sv: user.sessionVersion }),
+      user: toPublicUser(user),
+    }
+  }
+
+  async function listCredentials(actor: TUser): Promise<TPasskeyCredential[]> {
+    return (await repo.listCredentials(ctx.db, actor.id)).map(toCredential)
+  }
+
+  /** Someone else's credential id gets the same 404 as one that does not exist. */
+  async function deleteCredential(actor: TUser, id: string): Promise<void> {
+    if (!(await repo.deleteCredential(ctx.db, actor.id, id))) {
+      throw new AppError('NOT_FOUND', MESSAGES.passkeyNotFound)
+    }
+    ctx.log.info({ userId: actor.id }, 'passkey deleted')
+  }
+
+  return { registrationOptions, registerVerify, loginOptions, loginVerify, listCredentials, deleteCredential }
+}
+
+export type WebauthnService = ReturnType<typeof createWebauthnService>

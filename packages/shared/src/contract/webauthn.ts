@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { MESSAGES } from '../messages'
+import { zEmail } from './common'
+
+/**
+ * Passkeys (spec 000 §5, §7; spec 001 §3, §7). The options are WebAuthn's JSON forms
+ * (PublicKeyCredentialCreationOptionsJSON / RequestOptionsJSON), passed to the browser as they are.
+ */
+export const ZRegistrationOptions = z.looseObject({
+  challenge: z.string().min(1),
+  pubKeyCredParams: z.array(z.object({ type: z.literal('public-key'), alg: z.number() })),
+})
+
+/** A credential as the browser's `toJSON()` gives it; @simplewebauthn/server checks the rest. */
+const ZCredentialJson = z.looseObject({
+  id: z.string().min(1).max(1024),
+  rawId: z.string().min(1).max(1024),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384) }),
+})
+
+export const ZRegistrationVerifyRequest = z.object({ credential: ZCredentialJson })
+
+export const ZPasskeyCredential = z
+  .object({
+    id: z.string(),
+    credentialDeviceType: z.enum(['singleDevice', 'multiDevice']),
+    credentialBackedUp: z.boolean(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'PasskeyCredential' })
+export type TPasskeyCredential = z.infer<typeof ZPasskeyCredential>
+
+export const ZRegistrationVerifyResponse = z.object({
+  verified: z.literal(true),
+  credential: ZPasskeyCredential,
+  message: z.string(),
+})
+export const ZCredentialListResponse = z.object({ credentials: z.array(ZPasskeyCredential) })
+export const ZCredentialIdParams = z.object({ id: z.string().min(1).max(1024) })
+
+/** Optional: with an email, the options name that account's passkeys; without, any passkey may answer. */
+export const ZLoginOptionsRequest = z.object({
+  email: z.preprocess((v) => (v === '' ? undefined : v), zEmail().optional()),
+})
+export const ZLoginOptionsResponse = z.object({
+  options: z.looseObject({ challenge: z.string().min(1) }),
+  userId: z.uuid().optional(),
+})
+export const ZLoginVerifyRequest = z.object({
+  credential: ZCredentialJson,
+  userId: z.uuid({ error: MESSAGES.passkeyAuthenticationFailed }).optional(),
+})
