@@ -169,7 +169,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(activitiesRoutes(activities))
-      await api.register(webauthnRoutes(createWebauthnService(ctx)), { prefix: '/webauthn' })
+      await api.register(webauthnRoutes(createWebauthnService(ctx, accounts)), { prefix: '/webauthn' })
     },
     { prefix: '/api' },
   )

@@ -120,7 +120,35 @@ export function createAccountsService(ctx: AppContext) {
     return toPublicUser(row)
   }
 
-  return { register, login, authenticate, getStatus, updateMe, queueVerificationEmail }
+  /** For passkey sign-in: the account behind an address, if any. */
+  async function findIdByEmail(email: string): Promise<string | undefined> {
+    return (await repo.findUserByEmail(ctx.db, email))?.id
+  }
+
+  /** For passkey sign-in, once the passkey checked out: a session like a password login's. */
+  async function sessionFor(userId: string): Promise<TLoginResponse> {
+    const user = await repo.findUserById(ctx.db, userId)
+    if (!user) throw unauthorized()
+    if (!user.emailVerified) {
+      throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
+    }
+    ctx.log.info({ userId: user.id }, 'user logged in with a passkey')
+    return {
+      token: ctx.sessionTokens.issue({ userId: user.id, sv: user.sessionVersion }),
+      user: toPublicUser(user),
+    }
+  }
+
+  return {
+    register,
+    login,
+    authenticate,
+    getStatus,
+    updateMe,
+    queueVerificationEmail,
+    findIdByEmail,
+    sessionFor,
+  }
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>

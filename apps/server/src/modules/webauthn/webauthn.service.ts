@@ -10,8 +10,7 @@ import {
 } from '@simplewebauthn/server'
 import type { AppContext } from '../../context'
 import { AppError } from '../../lib/errors'
-import * as users from '../users/users.repository'
-import { toPublicUser } from '../users/user-view'
+import type { AccountsService } from '../users/accounts.service'
 import * as repo from './webauthn.repository'
 import type { CredentialRow } from './webauthn.repository'
 
@@ -56,7 +55,10 @@ const descriptor = (row: CredentialRow) => ({
  * every challenge is stored, expires after 5 minutes and is deleted by the first verification that
  * names it. Access first: registration and the credential list need a session; sign-in needs none.
  */
-export function createWebauthnService(ctx: AppContext) {
+export function createWebauthnService(
+  ctx: AppContext,
+  accounts: Pick<AccountsService, 'findIdByEmail' | 'sessionFor'>,
+) {
   const publicUrl = new URL(ctx.config.publicUrl)
   const rp = { id: publicUrl.hostname, origin: publicUrl.origin, name: 'Circles' }
   const expiry = () => new Date(Date.now() + CHALLENGE_TTL_MS)
@@ -125,8 +127,8 @@ export function createWebauthnService(ctx: AppContext) {
    * same answer as an account without passkeys. Without an email, any passkey of this site may answer.
    */
   async function loginOptions(email: string | undefined) {
-    const user = email ? await users.findUserByEmail(ctx.db, email) : undefined
-    const credentials = user ? await repo.listCredentials(ctx.db, user.id) : []
+    const userId = email ? await accounts.findIdByEmail(email) : undefined
+    const credentials = userId ? await repo.listCredentials(ctx.db, userId) : []
     if (email && credentials.length === 0) throw new AppError('NO_PASSKEYS', MESSAGES.passkeyNoCredentials)
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
@@ -137,10 +139,10 @@ export function createWebauthnService(ctx: AppContext) {
     await repo.saveChallenge(ctx.db, {
       challenge: options.challenge,
       purpose: 'authentication',
-      userId: user?.id ?? null,
+      userId: userId ?? null,
       expiresAt: expiry(),
     })
-    return { options: options as typeof options & Record<string, unknown>, ...(user && { userId: user.id }) }
+    return { options: options as typeof options & Record<string, unknown>, ...(userId && { userId }) }
   }
 
   /** Signs in like a password: rate limited per address, refused for unverified accounts. */
@@ -183,17 +185,8 @@ export function createWebauthnService(ctx: AppContext) {
       throw authFailed()
     }
     if (!(await repo.advanceCounter(ctx.db, stored.id, stored.counter, newCounter))) throw authFailed()
-    const user = await users.findUserById(ctx.db, stored.userId)
-    if (!user) throw authFailed()
     await attempt.refund()
-    if (!user.emailVerified) {
-      throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
-    }
-    ctx.log.info({ userId: user.id }, 'user logged in with a passkey')
-    return {
-      token: ctx.sessionTokens.issue({ userId: user.id, sv: user.sessionVersion }),
-      user: toPublicUser(user),
-    }
+    return accounts.sessionFor(stored.userId)
   }
 
   async function listCredentials(actor: TUser): Promise<TPasskeyCredential[]> {
