@@ -195,3 +195,12 @@ describe.runIf(process.env.DATABASE_URL)('across two instances', () => {
     }
   })
 })
+
+describe.runIf(process.env.DATABASE_URL)('the PostgreSQL adapter', () => {
+  it('lets an instance close at once after it started (no LISTEN client left behind)', async () => {
+    for (let i = 0; i < 5; i++) {
+      const t = await createTestApp()
+      await t.close()
+    }
+  }, 20_000)
+})

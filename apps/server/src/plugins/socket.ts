@@ -36,6 +36,33 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 export const userRoom = (userId: string) => `user:${userId}`
 export const circleRoom = (circleId: string) => `circle:${circleId}`
 
+/**
+ * The pool as the PostgreSQL adapter sees it. The adapter takes a client for LISTEN in the background
+ * and releases it on close, but a close that comes before that client arrived would leave it checked
+ * out, and the pool's end would wait for it forever. After `close()`, a client that arrives goes back
+ * at once and the adapter waits for nothing.
+ */
+function closablePool(pool: pg.Pool) {
+  let closed = false
+  const never = () => new Promise<never>(() => {})
+  const wrapped = {
+    async connect() {
+      if (closed) return never()
+      const client = await pool.connect()
+      if (!closed) return client
+      client.release()
+      return never()
+    },
+    query: (...args: Parameters<pg.Pool['query']>) => pool.query(...args),
+  }
+  return {
+    pool: wrapped as unknown as pg.Pool,
+    close() {
+      closed = true
+    },
+  }
+}
+
 /** Milliseconds until a verified JWT's `exp`. */
 function msUntilExpiry(token: string): number {
   const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
@@ -57,9 +84,10 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     serveClient: false,
     connectTimeout: SOCKET.timeoutMs,
   })
-  if (deps.pool) {
+  const adapterPool = deps.pool ? closablePool(deps.pool) : undefined
+  if (adapterPool) {
     io.adapter(
-      createAdapter(deps.pool, {
+      createAdapter(adapterPool.pool, {
         errorHandler: (error) => app.log.warn({ err: error }, 'socket.io adapter error'),
       }),
     )
@@ -140,6 +168,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     for (const stop of unsubscribe) stop()
     io.local.disconnectSockets(true)
     io.engine.close()
+    adapterPool?.close()
     await io.of('/').adapter.close()
   })
   return io

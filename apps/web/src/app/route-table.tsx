@@ -44,6 +44,7 @@ const page = {
   handover: () => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage),
   ledger: () => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage),
   block: () => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage),
+  profile: () => import('@/features/profile/routes/profile-page').then((m) => m.ProfilePage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
 
@@ -75,6 +76,8 @@ export const routes: RouteObject[] = [
       // Public: a visitor with a token is stored and sent to /login by the page itself (spec 000 §2).
       { path: 'join', ...lazyPage(page.join, 'invitations') },
       { path: 'resend-verification', ...lazyPage(page.resendVerification, 'auth') },
+      // Spec 001 §2: signed out, the page itself says 'Please login to view your profile'.
+      { path: 'profile', ...lazyPage(page.profile, 'profile') },
       {
         Component: RequireAuth,
         children: [

@@ -9,6 +9,7 @@ import type items from '@/locales/en/items.json'
 import type ledger from '@/locales/en/ledger.json'
 import type landing from '@/locales/en/landing.json'
 import type pages from '@/locales/en/pages.json'
+import type profile from '@/locales/en/profile.json'
 
 // English is the reference: a key missing there is a type error in every t() call.
 declare module 'i18next' {
@@ -26,6 +27,7 @@ declare module 'i18next' {
       ledger: typeof ledger
       landing: typeof landing
       pages: typeof pages
+      profile: typeof profile
     }
   }
 }

@@ -130,3 +130,17 @@ export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>
 
 export const ZVerifyEmailResponse = z.object({ verified: z.boolean(), message: z.string() })
 export type TVerifyEmailResponse = z.infer<typeof ZVerifyEmailResponse>
+
+/** Which email notices the user wants (issue 13); every kind is on until switched off. */
+export const ZNoticePreferences = z
+  .object({
+    /** A member asks to hand you something. */
+    handoverRequests: z.boolean(),
+    /** Your request was accepted or rejected. */
+    handoverAnswers: z.boolean(),
+    /** You were invited to a circle. */
+    invitations: z.boolean(),
+  })
+  .meta({ id: 'NoticePreferences' })
+export type TNoticePreferences = z.infer<typeof ZNoticePreferences>
+export const ZNoticePreferencesResponse = z.object({ notices: ZNoticePreferences })

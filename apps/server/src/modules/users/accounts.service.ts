@@ -4,6 +4,7 @@ import {
   type Language,
   type TLoginRequest,
   type TLoginResponse,
+  type TNoticePreferences,
   type TRegisterRequest,
   type TRegisterResponse,
   type TStatusResponse,
@@ -19,6 +20,13 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/pass
 import { hashToken, randomToken } from '../../lib/tokens'
 import { toPublicUser } from './user-view'
 import * as repo from './users.repository'
+import type { UserRow } from './users.repository'
+
+const noticesOf = (row: UserRow): TNoticePreferences => ({
+  handoverRequests: row.notifyHandoverRequests,
+  handoverAnswers: row.notifyHandoverAnswers,
+  invitations: row.notifyInvitations,
+})
 
 export function createAccountsService(ctx: AppContext) {
   /** Queues the verification email in the caller's transaction. */
@@ -139,6 +147,22 @@ export function createAccountsService(ctx: AppContext) {
     }
   }
 
+  async function notices(actor: TUser): Promise<TNoticePreferences> {
+    const row = await repo.findUserById(ctx.db, actor.id)
+    if (!row) throw unauthorized()
+    return noticesOf(row)
+  }
+
+  async function updateNotices(actor: TUser, input: TNoticePreferences): Promise<TNoticePreferences> {
+    const row = await repo.updateUser(ctx.db, actor.id, {
+      notifyHandoverRequests: input.handoverRequests,
+      notifyHandoverAnswers: input.handoverAnswers,
+      notifyInvitations: input.invitations,
+    })
+    if (!row) throw unauthorized()
+    return noticesOf(row)
+  }
+
   return {
     register,
     login,
@@ -148,6 +172,8 @@ export function createAccountsService(ctx: AppContext) {
     queueVerificationEmail,
     findIdByEmail,
     sessionFor,
+    notices,
+    updateNotices,
   }
 }
 

@@ -9,6 +9,8 @@ import {
   ZResetPasswordRequest,
   ZStatusResponse,
   ZTokenParams,
+  ZNoticePreferences,
+  ZNoticePreferencesResponse,
   ZUpdateMeRequest,
   ZUserIdParams,
   ZUserResponse,
@@ -76,6 +78,26 @@ export function usersRoutes({ accounts, verification, passwordReset }: Services)
         schema: { ...secured.schema, tags, body: ZUpdateMeRequest, response: { 200: ZUserResponse } },
       },
       async (request) => ({ user: await accounts.updateMe(currentUser(request), request.body) }),
+    )
+
+    app.get(
+      '/me/notifications',
+      { ...secured, schema: { ...secured.schema, tags, response: { 200: ZNoticePreferencesResponse } } },
+      async (request) => ({ notices: await accounts.notices(currentUser(request)) }),
+    )
+
+    app.put(
+      '/me/notifications',
+      {
+        ...secured,
+        schema: {
+          ...secured.schema,
+          tags,
+          body: ZNoticePreferences,
+          response: { 200: ZNoticePreferencesResponse },
+        },
+      },
+      async (request) => ({ notices: await accounts.updateNotices(currentUser(request), request.body) }),
     )
 
     app.post(

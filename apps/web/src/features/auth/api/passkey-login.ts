@@ -1,18 +1,14 @@
-import { ZLoginResponse, type TLoginResponse } from '@circles/shared'
+import { ZLoginOptionsResponse, ZLoginResponse, type TLoginResponse } from '@circles/shared'
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { useMutation } from '@tanstack/react-query'
-import { z } from 'zod'
 import { ApiError, api } from '@/lib/api-client'
+import { passkeysSupported } from '@/lib/passkeys'
 
 /**
  * The passkey sign-in ceremony (spec 000 §5, §7, §8): options from the server, the browser's credential
- * prompt, then the server's verification. The /webauthn endpoints arrive with the passkeys issue; until
- * then the options call answers 404, which the spec's "no passkeys registered yet" message covers.
- * The two answer schemas belong in @circles/shared once the server declares them.
+ * prompt (@simplewebauthn/browser), then the server's verification. An email without passkeys answers
+ * 404 NO_PASSKEYS, shown as the spec's "no passkeys registered yet" message.
  */
-const ZPasskeyLoginOptions = z.object({
-  options: z.looseObject({ challenge: z.string().min(1) }),
-  userId: z.string().optional(),
-})
 
 export type PasskeyFailure =
   | 'unsupported'
@@ -55,15 +51,7 @@ export function passkeyFailureOf(error: unknown): PasskeyFailure {
   }
 }
 
-/** True when this browser can run a WebAuthn ceremony at all. */
-export function passkeysSupported(): boolean {
-  return (
-    typeof window !== 'undefined' &&
-    typeof window.PublicKeyCredential === 'function' &&
-    typeof navigator !== 'undefined' &&
-    Boolean(navigator.credentials)
-  )
-}
+export { passkeysSupported }
 
 export async function loginWithPasskey(email: string): Promise<TLoginResponse> {
   if (!passkeysSupported()) throw new PasskeyError('unsupported')
@@ -75,26 +63,22 @@ export async function loginWithPasskey(email: string): Promise<TLoginResponse> {
     if (error instanceof ApiError && error.status === 404) throw new PasskeyError('noCredentials')
     throw error
   }
-  const options = ZPasskeyLoginOptions.safeParse(answer)
+  const options = ZLoginOptionsResponse.safeParse(answer)
   if (!options.success) throw new PasskeyError('invalidOptions')
-  if (typeof PublicKeyCredential.parseRequestOptionsFromJSON !== 'function') {
-    throw new PasskeyError('unsupported')
-  }
 
-  let credential: Credential | null
+  let credential
   try {
-    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(
-      options.data.options as unknown as PublicKeyCredentialRequestOptionsJSON,
-    )
-    credential = await navigator.credentials.get({ publicKey })
+    const { startAuthentication } = await import('@simplewebauthn/browser')
+    credential = await startAuthentication({
+      optionsJSON: options.data.options as unknown as PublicKeyCredentialRequestOptionsJSON,
+    })
   } catch (error) {
     throw new PasskeyError(passkeyFailureOf(error))
   }
-  if (!(credential instanceof PublicKeyCredential)) throw new PasskeyError('failed')
 
   const verified = await api.post(
     '/webauthn/login/verify',
-    { credential: credential.toJSON(), userId: options.data.userId },
+    { credential, userId: options.data.userId },
     undefined,
     { skipLogoutOn401: true },
   )

@@ -157,14 +157,19 @@ export function LoginPage() {
 
   const signInWithPasskey = () => {
     if (!requireEmailForPasskey()) return
-    passkey.mutate((getValues('email') ?? '').trim().toLowerCase(), {
+    const email = (getValues('email') ?? '').trim().toLowerCase()
+    passkey.mutate(email, {
       onSuccess: finishLogin,
-      onError: (error) =>
+      onError: (error) => {
+        // An unverified account is told so as with a password, with the way to a new link.
+        const data = isApiError(error, { status: 401 }) ? (error.data as { emailVerified?: unknown }) : null
+        if (data?.emailVerified === false) return onLoginError(error, email)
         notify.error(
           error instanceof PasskeyError
             ? t(`passkey.${error.reason}`)
             : (failureMessage(error) ?? t('passkey.failed')),
-        ),
+        )
+      },
     })
   }
 
