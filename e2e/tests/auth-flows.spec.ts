@@ -200,7 +200,7 @@ test.describe('login', () => {
     await expect(passkeyButton).toBeFocused()
     await expectAccessible(page, axe)
     await screenshotScreen(page, 'auth-login-passkey-en-1280')
-    // The /webauthn endpoints arrive with the passkeys issue; until then the options call answers 404.
+    // An address without an account gets the same answer as an account without passkeys.
     await passkeyButton.click()
     await expect(
       toast(page, 'error', "You haven't registered any passkeys yet. Please log in with your password"),

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
-import { expectAccessible, screenshotScreen, toast, useGerman } from './auth-support'
+import { expectAccessible, openForm, screenshotScreen, toast, useGerman } from './auth-support'
 import { createSignedInUser, signInAs } from './circles-support'
 
 // Passkeys in Chromium with its CDP virtual authenticator against the real server (rp id localhost):
@@ -32,7 +32,7 @@ async function openSecurityTab(page: Page) {
 }
 
 async function passkeyLogin(page: Page, email: string) {
-  await page.goto('/login')
+  await openForm(page, '/login')
   await page.getByLabel('Email').fill(email)
   await page.getByRole('button', { name: 'Use a passkey' }).click()
   await page.getByRole('button', { name: 'Log in with passkey' }).click()
@@ -59,7 +59,7 @@ test('register a passkey on /profile, log out, log in with it, delete it', async
   await expect(page.getByText('Passkey registered successfully')).toHaveCount(0, { timeout: 8000 })
 
   await page.getByRole('button', { name: 'Log out' }).click()
-  await expect(page).toHaveURL(/\/login/)
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
   await passkeyLogin(page, pia.user.email)
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Pia Passkey' })).toBeVisible()
 
@@ -94,7 +94,7 @@ test('a passkey whose authenticator is gone gives the NotAllowedError message', 
   await page.getByRole('button', { name: 'Register a passkey' }).click()
   await expect(page.getByText('Passkey registered successfully')).toBeVisible()
   await page.getByRole('button', { name: 'Log out' }).click()
-  await expect(page).toHaveURL(/\/login/)
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
   // The phone with the passkey is gone; this browser has an authenticator without it.
   await authenticator.remove()
   await addAuthenticator(page)
@@ -129,12 +129,12 @@ test('the profile: edit the name with validation, the signed-out note, in German
   await page.getByRole('button', { name: 'Bearbeiten' }).click()
   const name = page.getByLabel('Name')
   await name.fill('R')
-  await page.getByRole('button', { name: 'Speichern' }).click()
+  await page.getByRole('button', { name: 'Speichern', exact: true }).click()
   await expect(page.getByText('Der Name muss mindestens 2 Zeichen haben')).toBeVisible()
   await name.fill('Rosa Neu')
-  await page.getByRole('button', { name: 'Speichern' }).click()
+  await page.getByRole('button', { name: 'Speichern', exact: true }).click()
   await expect(page.getByText('Profil gespeichert')).toBeVisible()
-  await expect(page.getByText('Rosa Neu')).toBeVisible()
+  await expect(page.getByRole('main').getByText('Rosa Neu')).toBeVisible()
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'profile-info-de-1280')
   await page.setViewportSize({ width: 390, height: 844 })

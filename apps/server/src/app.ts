@@ -8,6 +8,7 @@ import type { Config } from './config'
 import type { AppContext } from './context'
 import type { Database } from './db/client'
 import { createEventBus } from './lib/events'
+import { createUnsubscribeTokens } from './lib/unsubscribe-tokens'
 import { createLogTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
 import { createRateLimits, noRateLimits } from './lib/rate-limits'
@@ -25,6 +26,7 @@ import { healthRoutes } from './modules/health/health.routes'
 import { createAccountsService } from './modules/users/accounts.service'
 import { createPasswordResetService } from './modules/users/password-reset.service'
 import { usersRoutes } from './modules/users/users.routes'
+import { createNoticesService } from './modules/users/notices.service'
 import { createVerificationService } from './modules/users/verification.service'
 import { registerApiCeiling } from './plugins/api-ceiling'
 import { registerDocs } from './plugins/docs'
@@ -118,6 +120,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     database,
     db: database.db,
     sessionTokens: createSessionTokens(opts.jwtSecret),
+    unsubscribeTokens: createUnsubscribeTokens(opts.jwtSecret),
     rateLimits: config.rateLimits
       ? createRateLimits(database.pool ? { kind: 'postgres', pool: database.pool } : { kind: 'memory' })
       : noRateLimits,
@@ -133,8 +136,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       : createDiskStore(path.join(config.dataDir, 'uploads'))
   const ledger = createLedgerService(ctx)
   const activities = createActivitiesService(ctx)
+  const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
-  const handovers = createHandoversService(ctx, ledger, activities)
+  const handovers = createHandoversService(ctx, ledger, activities, notices)
   const circles = createCirclesService(ctx, items, handovers, activities)
 
   registerSecurity(app, config)
@@ -158,11 +162,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           accounts,
           verification: createVerificationService(ctx, accounts),
           passwordReset: createPasswordResetService(ctx),
+          notices,
         }),
         { prefix: '/users' },
       )
       await api.register(contactRoutes(createContactService(ctx)))
-      await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities)), {
+      await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities, notices)), {
         prefix: '/circles',
       })
       await api.register(itemsRoutes(items), { prefix: '/items' })

@@ -3,6 +3,7 @@ import type { Config } from './config'
 import type { Database, Db, Executor } from './db/client'
 import type { EventBus } from './lib/events'
 import type { RateLimits } from './lib/rate-limits'
+import type { UnsubscribeTokens } from './lib/unsubscribe-tokens'
 import type { SessionTokens } from './modules/auth/session-token'
 
 /**
@@ -19,6 +20,8 @@ export interface AppContext {
   database: Database
   db: Db
   sessionTokens: SessionTokens
+  /** Signed links for switching an email notice off without signing in. */
+  unsubscribeTokens: UnsubscribeTokens
   rateLimits: RateLimits
   /** Wakes the outbox worker after a transaction that queued an email has committed. */
   nudgeMail(): void

@@ -44,6 +44,7 @@ const page = {
   handover: () => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage),
   ledger: () => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage),
   block: () => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage),
+  unsubscribe: () => import('@/features/profile/routes/unsubscribe-page').then((m) => m.UnsubscribePage),
   profile: () => import('@/features/profile/routes/profile-page').then((m) => m.ProfilePage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
@@ -78,6 +79,8 @@ export const routes: RouteObject[] = [
       { path: 'resend-verification', ...lazyPage(page.resendVerification, 'auth') },
       // Spec 001 §2: signed out, the page itself says 'Please login to view your profile'.
       { path: 'profile', ...lazyPage(page.profile, 'profile') },
+      // From a notice email; works without signing in.
+      { path: 'unsubscribe', ...lazyPage(page.unsubscribe, 'profile') },
       {
         Component: RequireAuth,
         children: [

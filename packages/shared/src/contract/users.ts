@@ -144,3 +144,7 @@ export const ZNoticePreferences = z
   .meta({ id: 'NoticePreferences' })
 export type TNoticePreferences = z.infer<typeof ZNoticePreferences>
 export const ZNoticePreferencesResponse = z.object({ notices: ZNoticePreferences })
+
+/** POST /api/users/unsubscribe: the token from a notice's link (body), or from List-Unsubscribe (query). */
+export const ZUnsubscribeRequest = z.object({ token: z.string().max(300).optional() }).nullish()
+export const ZUnsubscribeQuery = z.object({ token: z.string().max(300).optional() })

@@ -14,6 +14,8 @@ export const outbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body').notNull(),
+    /** For notices: the one-click unsubscribe URL (POST), sent as List-Unsubscribe. */
+    listUnsubscribe: text('list_unsubscribe'),
     /** pending -> sent | logged (no SMTP configured) | failed (gave up after the last attempt). */
     status: text('status', { enum: ['pending', 'sent', 'logged', 'failed'] })
       .notNull()

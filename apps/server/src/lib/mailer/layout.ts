@@ -16,6 +16,8 @@ export interface EmailParts {
   paragraphs: string[]
   action?: { label: string; url: string }
   footnote?: string
+  /** A notice the recipient may switch off: the sentence and the unsubscribe page. */
+  unsubscribe?: { text: string; label: string; url: string }
 }
 
 /** A plain, table-based layout that renders in every mail client; all values are escaped here. */
@@ -29,6 +31,9 @@ export function renderHtml(lang: string, p: EmailParts): string {
   const foot = p.footnote
     ? `<p style="margin:24px 0 0;font-size:13px;line-height:20px;color:#52606d">${escapeHtml(p.footnote)}</p>`
     : ''
+  const unsubscribe = p.unsubscribe
+    ? `<p style="margin:16px 0 0;font-size:12px;line-height:18px;color:#7b8794">${escapeHtml(p.unsubscribe.text)} <a href="${escapeHtml(p.unsubscribe.url)}" style="color:#52606d">${escapeHtml(p.unsubscribe.label)}</a></p>`
+    : ''
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(p.heading)}</title></head>
 <body style="margin:0;padding:0;background:#f5f7fa;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">
@@ -38,7 +43,7 @@ export function renderHtml(lang: string, p: EmailParts): string {
 <tr><td style="padding:32px">
 <p style="margin:0 0 24px;font-size:18px;font-weight:700;color:#0f766e">Circles</p>
 <h1 style="margin:0 0 16px;font-size:22px;line-height:30px;color:#1f2933">${escapeHtml(p.heading)}</h1>
-${p.paragraphs.map(para).join('\n')}${button}${foot}
+${p.paragraphs.map(para).join('\n')}${button}${foot}${unsubscribe}
 </td></tr></table></td></tr></table></body></html>`
 }
 
@@ -46,6 +51,7 @@ export function renderText(p: EmailParts): string {
   const lines = [p.heading, '', ...p.paragraphs.flatMap((t) => [t, ''])]
   if (p.action) lines.push(`${p.action.label}: ${p.action.url}`, '')
   if (p.footnote) lines.push(p.footnote, '')
+  if (p.unsubscribe) lines.push(`${p.unsubscribe.text} ${p.unsubscribe.label}: ${p.unsubscribe.url}`, '')
   lines.push('Circles')
   return lines.join('\n')
 }

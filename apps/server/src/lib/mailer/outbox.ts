@@ -18,6 +18,7 @@ export async function enqueueEmail(tx: Executor, { to, replyTo, email }: Outgoin
     subject: email.subject,
     textBody: email.text,
     htmlBody: email.html,
+    listUnsubscribe: email.listUnsubscribe ?? null,
   })
 }
 

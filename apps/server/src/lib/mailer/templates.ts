@@ -6,6 +6,8 @@ export interface RenderedEmail {
   subject: string
   text: string
   html: string
+  /** Notices only: the one-click unsubscribe URL (List-Unsubscribe). */
+  listUnsubscribe?: string
 }
 
 type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
@@ -89,6 +91,83 @@ const circleInvitation: Template<InvitationData> = {
   }),
 }
 
+/** The unsubscribe line of a notice, in the recipient's language. */
+export interface NoticeLinks {
+  /** The page that acts on the notice. */
+  link: string
+  /** The page where the recipient switches this kind of email off. */
+  unsubscribeUrl: string
+}
+
+const unsubscribeLine = {
+  en: (url: string) => ({
+    text: 'You get this email because notices of this kind are on in your profile.',
+    label: 'Stop these emails',
+    url,
+  }),
+  de: (url: string) => ({
+    text: 'Du bekommst diese E-Mail, weil solche Benachrichtigungen in deinem Profil eingeschaltet sind.',
+    label: 'Diese E-Mails abbestellen',
+    url,
+  }),
+}
+
+type HandoverNoticeData = NoticeLinks & { senderName: string; receiverName: string; itemName: string }
+
+const handoverRequested: Template<HandoverNoticeData> = {
+  en: (d) => ({
+    subject: `${d.senderName} wants to hand you ${d.itemName}`,
+    preheader: 'Accept or reject the handover in Circles.',
+    heading: `${d.senderName} wants to hand you ${d.itemName}`,
+    paragraphs: [
+      `Hi ${d.receiverName},`,
+      `${d.senderName} asked to hand ${d.itemName} over to you. Please accept or reject the request.`,
+    ],
+    action: { label: 'Respond to the request', url: d.link },
+    unsubscribe: unsubscribeLine.en(d.unsubscribeUrl),
+  }),
+  de: (d) => ({
+    subject: `${d.senderName} möchte dir ${d.itemName} übergeben`,
+    preheader: 'Nimm die Übergabe in Circles an oder lehne sie ab.',
+    heading: `${d.senderName} möchte dir ${d.itemName} übergeben`,
+    paragraphs: [
+      `Hallo ${d.receiverName},`,
+      `${d.senderName} möchte dir ${d.itemName} übergeben. Bitte nimm die Anfrage an oder lehne sie ab.`,
+    ],
+    action: { label: 'Auf die Anfrage antworten', url: d.link },
+    unsubscribe: unsubscribeLine.de(d.unsubscribeUrl),
+  }),
+}
+
+const handoverAnswered: Template<HandoverNoticeData & { accepted: boolean }> = {
+  en: (d) => ({
+    subject: `${d.receiverName} ${d.accepted ? 'accepted' : 'rejected'} ${d.itemName}`,
+    preheader: d.accepted ? 'The handover is recorded in the ledger.' : 'The item stays with you.',
+    heading: `${d.receiverName} ${d.accepted ? 'accepted' : 'rejected'} your handover`,
+    paragraphs: [
+      `Hi ${d.senderName},`,
+      d.accepted
+        ? `${d.receiverName} accepted ${d.itemName}. The handover is recorded in your circle's ledger.`
+        : `${d.receiverName} rejected your request to hand over ${d.itemName}. The item stays with you.`,
+    ],
+    action: { label: 'View the item', url: d.link },
+    unsubscribe: unsubscribeLine.en(d.unsubscribeUrl),
+  }),
+  de: (d) => ({
+    subject: `${d.receiverName} hat ${d.itemName} ${d.accepted ? 'angenommen' : 'abgelehnt'}`,
+    preheader: d.accepted ? 'Die Übergabe ist im Protokoll festgehalten.' : 'Der Gegenstand bleibt bei dir.',
+    heading: `${d.receiverName} hat deine Übergabe ${d.accepted ? 'angenommen' : 'abgelehnt'}`,
+    paragraphs: [
+      `Hallo ${d.senderName},`,
+      d.accepted
+        ? `${d.receiverName} hat ${d.itemName} angenommen. Die Übergabe ist im Protokoll deines Kreises festgehalten.`
+        : `${d.receiverName} hat deine Anfrage, ${d.itemName} zu übergeben, abgelehnt. Der Gegenstand bleibt bei dir.`,
+    ],
+    action: { label: 'Gegenstand ansehen', url: d.link },
+    unsubscribe: unsubscribeLine.de(d.unsubscribeUrl),
+  }),
+}
+
 const contactMessage = (d: { name: string; email: string; subject: string; message: string }) => ({
   subject: `[Contact] ${d.subject} from ${d.name}`,
   preheader: d.message.slice(0, 80),
@@ -107,6 +186,16 @@ export const emails = {
     finish('password-reset', lang, passwordReset[lang](d)),
   circleInvitation: (lang: Language, d: InvitationData) =>
     finish('circle-invitation', lang, circleInvitation[lang](d)),
+  /** The invitation itself as a notice to an existing account (QR invitations), with unsubscribe. */
+  invitationNotice: (lang: Language, d: InvitationData & { unsubscribeUrl: string }) =>
+    finish('invitation-notice', lang, {
+      ...circleInvitation[lang](d),
+      unsubscribe: unsubscribeLine[lang](d.unsubscribeUrl),
+    }),
+  handoverRequested: (lang: Language, d: HandoverNoticeData) =>
+    finish('handover-requested', lang, handoverRequested[lang](d)),
+  handoverAnswered: (lang: Language, d: HandoverNoticeData & { accepted: boolean }) =>
+    finish('handover-answered', lang, handoverAnswered[lang](d)),
   contactMessage: (d: { name: string; email: string; subject: string; message: string }) =>
     finish('contact-message', 'en', contactMessage(d)),
 }

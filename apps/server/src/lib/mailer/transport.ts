@@ -20,6 +20,11 @@ export function createSmtpTransport(smtpUrl: string, from: string): MailTranspor
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody,
+        // RFC 8058 one-click unsubscribe for notices: mail clients show their own button.
+        ...(row.listUnsubscribe && {
+          list: { unsubscribe: row.listUnsubscribe },
+          headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        }),
       })
     },
     close: () => transporter.close(),

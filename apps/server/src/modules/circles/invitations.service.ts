@@ -15,6 +15,7 @@ import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
 import { hashToken, randomToken } from '../../lib/tokens'
 import type { ActivitiesService } from '../activities/activities.service'
+import type { NoticesService } from '../users/notices.service'
 import { requireAdmin } from './access'
 import { invitationStatus, toInvitation } from './circle-view'
 import * as circles from './circles.repository'
@@ -28,6 +29,7 @@ const invitationExpired = () => new AppError('INVITATION_EXPIRED', MESSAGES.invi
 export function createInvitationsService(
   ctx: AppContext,
   activities: Pick<ActivitiesService, 'recordInvitation' | 'publish'>,
+  notices: Pick<NoticesService, 'queue'>,
 ) {
   const newExpiry = () => new Date(Date.now() + LIMITS.invitationTtlMs)
   const joinLink = (token: string) => `${ctx.config.publicUrl}/join?token=${token}`
@@ -66,7 +68,7 @@ export function createInvitationsService(
    */
   async function createInvitation(actor: TUser, circleId: string, email: string, type: InvitationType) {
     const token = randomToken()
-    const { row: invitation, notices } = await ctx.db.transaction(async (tx) => {
+    const { row: invitation, feed } = await ctx.db.transaction(async (tx) => {
       await circles.lockCircle(tx, circleId)
       const { circle } = await requireAdmin(tx, circleId, actor)
       if (type === 'email') await limitInvitationEmails(actor)
@@ -87,15 +89,27 @@ export function createInvitationsService(
         await queueInvitationEmail(tx, email, { inviter: actor, circleName: circle.name, token })
       }
       const inviteeId = await repo.findUserIdByEmail(tx, email)
-      const notices = inviteeId
+      // A QR invitation sends no email of its own; an invitee with an account gets it as a notice.
+      if (type === 'qr' && inviteeId) {
+        await notices.queue(tx, inviteeId, 'invitations', (to, unsubscribeUrl) =>
+          emails.invitationNotice(to.language, {
+            inviterName: actor.name,
+            circleName: circle.name,
+            link: joinLink(token),
+            unsubscribeUrl,
+          }),
+        )
+      }
+      const feed = inviteeId
         ? await activities.recordInvitation(tx, inviteeId, {
             circle: { id: circleId, name: circle.name },
             admin: { name: actor.name },
           })
         : []
-      return { row, notices }
+      return { row, feed }
     })
-    activities.publish(notices)
+    activities.publish(feed)
+    ctx.nudgeMail()
     ctx.log.info({ circleId, invitationId: invitation.id, type, by: actor.id }, 'invitation created')
     return { invitation: toInvitation(invitation), token }
   }

@@ -9,11 +9,13 @@ import {
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
+import { emails } from '../../lib/mailer/templates'
 import type { DomainEvents } from '../../lib/events'
 import { randomToken } from '../../lib/tokens'
 import { imageUrls } from '../items/images'
 import type { ActivitiesService, Notice } from '../activities/activities.service'
 import type { LedgerService } from '../ledger/ledger.service'
+import type { NoticesService } from '../users/notices.service'
 import * as repo from './handovers.repository'
 import type { HandoverRow, HandoverViewRow } from './handovers.repository'
 
@@ -63,7 +65,33 @@ export function createHandoversService(
   ctx: AppContext,
   ledger: LedgerService,
   activities: ActivitiesService,
+  notices: Pick<NoticesService, 'queue'>,
 ) {
+  const itemUrl = (itemId: string) => `${ctx.config.publicUrl}/items/${itemId}`
+
+  /** The email notice of a handover step, if its recipient wants it (inside the transaction). */
+  function notify(tx: Executor, row: HandoverViewRow, step: 'requested' | 'CONFIRMED' | 'REJECTED') {
+    const { handover: h } = row
+    const names = { senderName: row.senderName, receiverName: row.receiverName, itemName: row.itemName }
+    if (step === 'requested') {
+      return notices.queue(tx, h.receiverId, 'handoverRequests', (to, unsubscribeUrl) =>
+        emails.handoverRequested(to.language, {
+          ...names,
+          link: `${itemUrl(h.itemId)}/handover`,
+          unsubscribeUrl,
+        }),
+      )
+    }
+    return notices.queue(tx, h.senderId, 'handoverAnswers', (to, unsubscribeUrl) =>
+      emails.handoverAnswered(to.language, {
+        ...names,
+        accepted: step === 'CONFIRMED',
+        link: itemUrl(h.itemId),
+        unsubscribeUrl,
+      }),
+    )
+  }
+
   /** After commit: the parties' pages refresh, the circle's item views too, the feed entries go out. */
   function announce(h: HandoverRow, status: THandoverEvent['status'], notices: Notice[] = []) {
     const { id: handoverId, itemId, circleId, senderId, receiverId } = h
@@ -105,7 +133,7 @@ export function createHandoversService(
   }
 
   async function create(actor: TUser, input: TCreateHandoverRequest): Promise<THandover> {
-    const { row, notices } = await ctx.db.transaction(async (tx) => {
+    const { row, feed } = await ctx.db.transaction(async (tx) => {
       const item = await repo.lockItem(tx, input.itemId)
       if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
       const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
@@ -138,18 +166,20 @@ export function createHandoversService(
         receiverCommentSalt: salt(),
       })
       const created = (await repo.findHandover(tx, row.id))!
-      const notices = await activities.recordHandover(
+      const feed = await activities.recordHandover(
         tx,
         'PENDING_HANDOVER',
         [row.receiverId],
         activityData(created),
       )
-      return { row, notices }
+      await notify(tx, created, 'requested')
+      return { row, feed }
     })
     const { id } = row
     const handover = await view(ctx.db, id, actor)
     ctx.log.info({ handoverId: id, itemId: input.itemId, userId: actor.id }, 'handover requested')
-    announce(row, 'PENDING', notices)
+    announce(row, 'PENDING', feed)
+    ctx.nudgeMail()
     return handover
   }
 
@@ -160,18 +190,20 @@ export function createHandoversService(
    * exactly one outcome.
    */
   async function answer(actor: TUser, id: string, input: THandoverAnswer): Promise<THandover> {
-    const { row, notices } = await ctx.db.transaction(async (tx) => {
+    const { row, feed } = await ctx.db.transaction(async (tx) => {
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
       if (handover.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
       await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
-      if (input.status !== 'CONFIRMED') return { row: handover, notices: [] }
-      return { row: handover, notices: await confirm(tx, handover, input.receiverComment) }
+      const feed = input.status === 'CONFIRMED' ? await confirm(tx, handover, input.receiverComment) : []
+      await notify(tx, (await repo.findHandover(tx, id))!, input.status)
+      return { row: handover, feed }
     })
     const handover = await view(ctx.db, id, actor)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
-    announce(row, input.status, notices)
+    announce(row, input.status, feed)
+    ctx.nudgeMail()
     return handover
   }
 

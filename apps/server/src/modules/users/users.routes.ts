@@ -11,6 +11,8 @@ import {
   ZTokenParams,
   ZNoticePreferences,
   ZNoticePreferencesResponse,
+  ZUnsubscribeQuery,
+  ZUnsubscribeRequest,
   ZUpdateMeRequest,
   ZUserIdParams,
   ZUserResponse,
@@ -20,6 +22,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { currentUser } from '../auth/auth.plugin'
+import type { NoticesService } from './notices.service'
 import type { AccountsService } from './accounts.service'
 import type { createPasswordResetService } from './password-reset.service'
 import type { createVerificationService } from './verification.service'
@@ -28,6 +31,7 @@ interface Services {
   accounts: AccountsService
   verification: ReturnType<typeof createVerificationService>
   passwordReset: ReturnType<typeof createPasswordResetService>
+  notices: NoticesService
 }
 
 /** The language a new account's emails are written in, when the form did not say. */
@@ -35,8 +39,15 @@ function preferredLanguage(request: FastifyRequest): Language {
   return /^\s*de\b/i.test(request.headers['accept-language'] ?? '') ? 'de' : 'en'
 }
 
-export function usersRoutes({ accounts, verification, passwordReset }: Services) {
+export function usersRoutes({ accounts, verification, passwordReset, notices }: Services) {
   return async (plain: FastifyInstance) => {
+    // RFC 8058: a mail client's one-click unsubscribe posts 'List-Unsubscribe=One-Click' as a form;
+    // the token is in the URL, so the form body carries nothing we read.
+    plain.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, _body, done) => done(null, undefined),
+    )
     const app = plain.withTypeProvider<ZodTypeProvider>()
     const tags = ['users']
     const secured = { onRequest: [app.authenticate], schema: { security: [{ bearer: [] }] } }
@@ -98,6 +109,20 @@ export function usersRoutes({ accounts, verification, passwordReset }: Services)
         },
       },
       async (request) => ({ notices: await accounts.updateNotices(currentUser(request), request.body) }),
+    )
+
+    // One click from the email's page or the mail client's List-Unsubscribe button; no session.
+    app.post(
+      '/unsubscribe',
+      {
+        schema: {
+          tags,
+          querystring: ZUnsubscribeQuery,
+          body: ZUnsubscribeRequest,
+          response: { 200: ZMessageResponse },
+        },
+      },
+      (request) => notices.unsubscribe(request.body?.token ?? request.query.token ?? ''),
     )
 
     app.post(

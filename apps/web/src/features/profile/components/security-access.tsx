@@ -143,7 +143,7 @@ export function SecurityAccess({ user }: { user: TUser }) {
     <Card className="flex flex-col gap-5 p-5 sm:p-6">
       <div>
         <CardTitle>{t('security.title')}</CardTitle>
-        <CardDescription>{t('security.passkeysIntro')}</CardDescription>
+        <CardDescription>{t('security.intro')}</CardDescription>
       </div>
       <dl className="divide-y divide-border">
         <div className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-6">

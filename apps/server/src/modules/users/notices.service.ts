@@ -1,0 +1,53 @@
+import { MESSAGES } from '@circles/shared'
+import type { AppContext } from '../../context'
+import type { Executor } from '../../db/client'
+import { AppError } from '../../lib/errors'
+import { enqueueEmail } from '../../lib/mailer/outbox'
+import type { RenderedEmail } from '../../lib/mailer/templates'
+import type { NoticeKind } from '../../lib/unsubscribe-tokens'
+import * as repo from './users.repository'
+import type { UserRow } from './users.repository'
+
+const COLUMN = {
+  handoverRequests: 'notifyHandoverRequests',
+  handoverAnswers: 'notifyHandoverAnswers',
+  invitations: 'notifyInvitations',
+} as const satisfies Record<NoticeKind, keyof UserRow>
+
+/**
+ * Email notices (issue 13): queued through the outbox inside the caller's transaction, in the
+ * recipient's language, only if they want this kind; each carries a signed unsubscribe link. The
+ * caller nudges the mail worker after its commit.
+ */
+export function createNoticesService(ctx: AppContext) {
+  const base = ctx.config.publicUrl
+  const pageUrl = (token: string) => `${base}/unsubscribe?token=${encodeURIComponent(token)}`
+  const oneClickUrl = (token: string) => `${base}/api/users/unsubscribe?token=${encodeURIComponent(token)}`
+
+  async function queue(
+    tx: Executor,
+    userId: string,
+    kind: NoticeKind,
+    render: (recipient: UserRow, unsubscribeUrl: string) => RenderedEmail,
+  ): Promise<boolean> {
+    const user = await repo.findUserById(tx, userId)
+    if (!user?.emailVerified || !user[COLUMN[kind]]) return false
+    const token = ctx.unsubscribeTokens.issue(userId, kind)
+    const email = render(user, pageUrl(token))
+    await enqueueEmail(tx, { to: user.email, email: { ...email, listUnsubscribe: oneClickUrl(token) } })
+    return true
+  }
+
+  /** No sign-in: the signed token names the user and the kind. */
+  async function unsubscribe(token: string): Promise<{ message: string }> {
+    const claim = ctx.unsubscribeTokens.verify(token)
+    if (!claim) throw new AppError('VALIDATION_ERROR', MESSAGES.unsubscribeLinkInvalid)
+    await repo.updateUser(ctx.db, claim.userId, { [COLUMN[claim.kind]]: false })
+    ctx.log.info({ userId: claim.userId, kind: claim.kind }, 'notice unsubscribed')
+    return { message: MESSAGES.unsubscribed }
+  }
+
+  return { queue, unsubscribe }
+}
+
+export type NoticesService = ReturnType<typeof createNoticesService>

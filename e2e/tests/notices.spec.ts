@@ -1,0 +1,77 @@
+import { expect, test } from '../support/fixtures'
+import { extractLink, readAllEmails, waitForEmail } from '../support/mail'
+import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
+import { createItem, requestHandover, secondBrowser } from './handovers-support'
+
+// Email notices through the real outbox and SMTP sink: they arrive, they respect the preferences set on
+// /profile, and an unsubscribe link works without signing in.
+
+const inboxOf = async (address: string) => (await readAllEmails()).filter((m) => m.to.includes(address))
+
+test('a request arrives by email; its unsubscribe link stops the next one; the profile shows it', async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const ida = await createSignedInUser(request, 'notice-ida', 'Ida Owner')
+  const ben = await createSignedInUser(request, 'notice-ben', 'Ben Neighbour')
+  const circleId = await createCircle(request, ida, { name: 'Linden Street' })
+  await joinCircle(request, circleId, ida, ben)
+  const drill = await createItem(request, ida, circleId, { name: 'Drill' })
+  await requestHandover(request, ida, { itemId: drill, receiverId: ben.user.id })
+
+  const mail = await waitForEmail(ben.user.email, { subject: /Ida Owner wants to hand you Drill/ })
+  expect(mail.raw).toMatch(/^List-Unsubscribe:\s*<http:\/\/localhost:\d+\/api\/users\/unsubscribe\?token=/m)
+  expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m)
+  expect(extractLink(mail, `/items/${drill}/handover`)).toBeTruthy()
+
+  // Ben opens the unsubscribe link in a browser where nobody is signed in.
+  const stranger = await secondBrowser(browser, baseURL!)
+  await stranger.page.goto(extractLink(mail, '/unsubscribe?token='))
+  await expect(stranger.page.getByRole('heading', { name: 'Stop these emails?' })).toBeVisible()
+  await stranger.page.getByRole('button', { name: 'Unsubscribe' }).click()
+  await expect(stranger.page.getByText('You will no longer receive these emails.')).toBeVisible()
+  await stranger.context.close()
+
+  const tent = await createItem(request, ida, circleId, { name: 'Tent' })
+  await requestHandover(request, ida, { itemId: tent, receiverId: ben.user.id })
+  // The API answered after the commit; the worker sends within a second or two when it sends at all.
+  await page.waitForTimeout(3000)
+  expect((await inboxOf(ben.user.email)).map((m) => m.subject)).not.toContain(
+    'Ida Owner wants to hand you Tent',
+  )
+
+  await signInAs(page, ben)
+  await page.goto('/profile')
+  await expect(page.getByLabel('When someone wants to hand me something')).not.toBeChecked()
+  await expect(page.getByLabel('When my handover request is accepted or rejected')).toBeChecked()
+})
+
+test('a preference switched off on /profile holds: no answer email for the sender', async ({
+  page,
+  request,
+}) => {
+  const ida = await createSignedInUser(request, 'notice-pref-ida', 'Ida Owner')
+  const ben = await createSignedInUser(request, 'notice-pref-ben', 'Ben Neighbour')
+  const circleId = await createCircle(request, ida, { name: 'Linden Street' })
+  await joinCircle(request, circleId, ida, ben)
+
+  await signInAs(page, ida)
+  await page.goto('/profile')
+  await page.getByLabel('When my handover request is accepted or rejected').uncheck()
+  await page.getByRole('button', { name: 'Save preferences' }).click()
+  await expect(page.getByText('Your email preferences have been saved.')).toBeVisible()
+
+  const ladder = await createItem(request, ida, circleId, { name: 'Ladder' })
+  const handoverId = await requestHandover(request, ida, { itemId: ladder, receiverId: ben.user.id })
+  const answered = await request.put(`/api/handovers/${handoverId}/status`, {
+    data: { status: 'REJECTED' },
+    headers: { Authorization: `Bearer ${ben.token}` },
+  })
+  expect(answered.status()).toBe(200)
+  await waitForEmail(ben.user.email, { subject: /wants to hand you Ladder/ })
+  await page.waitForTimeout(2000)
+  expect((await inboxOf(ida.user.email)).map((m) => m.subject)).not.toContain('Ben Neighbour rejected Ladder')
+})
