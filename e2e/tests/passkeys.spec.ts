@@ -55,6 +55,9 @@ test('register a passkey on /profile, log out, log in with it, delete it', async
   expect(await authenticator.credentials()).toHaveLength(1)
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'profile-security-en-1280')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'profile-security-en-390')
+  await page.setViewportSize({ width: 1280, height: 720 })
   // The success message goes after 5 s.
   await expect(page.getByText('Passkey registered successfully')).toHaveCount(0, { timeout: 8000 })
 
