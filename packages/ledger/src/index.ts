@@ -1,8 +1,11 @@
 /**
  * The ledger package: pure TypeScript, no I/O, used by the server, the browser and a later command-line
  * verifier: the canonical, versioned block encoding and the chain verifier (block.ts), the RFC 8785
- * canonical JSON (canonical.ts) and the RFC 6962 Merkle tree with its proofs (merkle.ts).
+ * canonical JSON (canonical.ts), the RFC 6962 Merkle tree with its proofs (merkle.ts), C2SP signed
+ * notes with Ed25519 (note.ts) and tlog checkpoints (checkpoint.ts).
  */
 export * from './block'
 export * from './canonical'
 export * from './merkle'
+export * from './note'
+export * from './checkpoint'

@@ -3,8 +3,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
+  appendLeaf,
   consistencyProof,
+  emptyFrontier,
   emptyRoot,
+  frontierRoot,
   inclusionProof,
   leafHash,
   rootHash,
@@ -109,6 +112,20 @@ describe('RFC 6962 Merkle tree', () => {
       if (size > 1) {
         expect(verifyInclusion(0, size, tree[1]!, inclusionProof(0, tree), root)).toBe(false)
       }
+    }
+  })
+})
+
+describe('frontier', () => {
+  it('gives the same root as the whole tree after every append (sizes 0 to 70)', () => {
+    const leaves = Array.from({ length: 70 }, (_, i) => leafHash(Uint8Array.of(i)))
+    let frontier = emptyFrontier()
+    expect(hex(frontierRoot(frontier))).toBe(hex(emptyRoot()))
+    for (let n = 1; n <= leaves.length; n++) {
+      frontier = appendLeaf(frontier, leaves[n - 1]!)
+      expect(frontier.size).toBe(n)
+      expect(frontier.nodes).toHaveLength(n.toString(2).replaceAll('0', '').length)
+      expect(hex(frontierRoot(frontier)), `size ${n}`).toBe(hex(rootHash(leaves.slice(0, n))))
     }
   })
 })

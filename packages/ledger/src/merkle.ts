@@ -160,3 +160,29 @@ export function verifyConsistency(
   })
   return equalHashes(fr, root1) && equalHashes(sr, root2)
 }
+
+/**
+ * A tree's frontier: the roots of the perfect subtrees it is made of, largest first (one per set bit
+ * of its size). Appending a leaf and computing the root need only these, so the server keeps them on
+ * the circle's ledger head instead of reading every block (issue 14).
+ */
+export interface Frontier {
+  size: number
+  nodes: Hash[]
+}
+
+export const emptyFrontier = (): Frontier => ({ size: 0, nodes: [] })
+
+export function appendLeaf(frontier: Frontier, leaf: Hash): Frontier {
+  const nodes = [...frontier.nodes]
+  let node = leaf
+  // Each trailing 1 bit of the old size is a subtree of the new leaf's size: merge them.
+  for (let size = frontier.size; isOdd(size); size = half(size)) node = nodeHash(nodes.pop()!, node)
+  nodes.push(node)
+  return { size: frontier.size + 1, nodes }
+}
+
+export function frontierRoot(frontier: Frontier): Hash {
+  if (frontier.size === 0) return emptyRoot()
+  return frontier.nodes.reduceRight((right, left) => nodeHash(left, right))
+}
