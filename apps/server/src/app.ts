@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { constants as zlib } from 'node:zlib'
@@ -8,6 +9,7 @@ import type { Config } from './config'
 import type { AppContext } from './context'
 import type { Database } from './db/client'
 import { createEventBus } from './lib/events'
+import { type LedgerSigner, ledgerSigner } from './lib/ledger-signer'
 import { createUnsubscribeTokens } from './lib/unsubscribe-tokens'
 import { createLogTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
@@ -36,7 +38,7 @@ import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
 import { handoversRoutes } from './modules/handovers/handovers.routes'
 import { createHandoversService } from './modules/handovers/handovers.service'
-import { ledgerRoutes } from './modules/ledger/ledger.routes'
+import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { createSessionTokens } from './modules/auth/session-token'
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   config: Config
   database: Database
   jwtSecret: string
+  /** The checkpoint signer; tests leave it out and get a fresh key per app. */
+  ledgerKey?: LedgerSigner
   /** Where the built SPA lives; `null` serves the API only. */
   webDir?: string | null
   /** Replaces the transport chosen from SMTP_URL (tests use it to simulate an outage). */
@@ -134,7 +138,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     database.kind === 'postgres'
       ? createDatabaseStore(database.db)
       : createDiskStore(path.join(config.dataDir, 'uploads'))
-  const ledger = createLedgerService(ctx)
+  const ledger = createLedgerService(
+    ctx,
+    opts.ledgerKey ??
+      ledgerSigner(config.publicUrl, randomBytes(32).toString('hex'), config.ledgerPreviousKeys),
+  )
   const activities = createActivitiesService(ctx)
   const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
@@ -173,6 +181,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(itemsRoutes(items), { prefix: '/items' })
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
+      await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))
       await api.register(webauthnRoutes(createWebauthnService(ctx, accounts)), { prefix: '/webauthn' })
     },

@@ -22,6 +22,14 @@ const ZEnv = z.object({
   MAIL_FROM: z.string().min(3).default('Circles <no-reply@localhost>'),
   CONTACT_EMAIL: z.email({ error: 'must be an email address' }).default('hello@circles.example'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LEDGER_SIGNING_KEY: z
+    .string()
+    .regex(
+      /^PRIVATE\+KEY\+[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/=]+$/,
+      'must be a signed-note signer key (PRIVATE+KEY+…)',
+    )
+    .optional(),
+  LEDGER_PREVIOUS_KEYS: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   TRUST_PROXY: z
     .string()
@@ -43,6 +51,10 @@ export interface Config {
   mailFrom: string
   contactEmail: string
   jwtSecret: string | undefined
+  /** The checkpoint signer (Go's PRIVATE+KEY form); generated into DATA_DIR when absent. */
+  ledgerSigningKey: string | undefined
+  /** Verifier keys of earlier signing keys, still published so old checkpoints verify. */
+  ledgerPreviousKeys: string[]
   logLevel: (typeof LOG_LEVELS)[number]
   trustProxy: boolean | number | string
   rateLimits: boolean
@@ -80,6 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     contactEmail: e.CONTACT_EMAIL,
     jwtSecret: e.JWT_SECRET,
+    ledgerSigningKey: e.LEDGER_SIGNING_KEY,
+    ledgerPreviousKeys: (e.LEDGER_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: e.RATE_LIMITS === 'on',

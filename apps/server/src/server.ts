@@ -2,6 +2,7 @@ import { fork } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from './app'
+import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { migratePostgres } from './db/migrate'
@@ -32,7 +33,9 @@ async function start(config: Config) {
 
   const database = await openDatabase(config)
   const jwtSecret = await loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret)
-  const app = await buildApp({ config, database, jwtSecret })
+  const ledgerSecret = await loadOrCreateSecret(config.dataDir, 'ledger-signing-key', config.ledgerSigningKey)
+  const ledgerKey = ledgerSigner(config.publicUrl, ledgerSecret, config.ledgerPreviousKeys)
+  const app = await buildApp({ config, database, jwtSecret, ledgerKey })
 
   let closing = false
   const shutdown = async (signal: string) => {

@@ -140,3 +140,6 @@ export function openNote(note: string, known: readonly NoteKey[]): { text: strin
   if (signedBy.length === 0) throw new NoteError('no known key signed this note')
   return { text, signedBy }
 }
+
+/** The Ed25519 public key of a 32-byte seed. */
+export const publicKeyOf = (seed: Uint8Array): Uint8Array => ed25519.getPublicKey(seed)

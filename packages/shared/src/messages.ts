@@ -125,6 +125,9 @@ export const MESSAGES = {
   blockNotFound: 'Block not found',
   ledgerValid: 'The ledger is intact: every block checks out.',
   ledgerCompromised: 'The ledger has been tampered with: some blocks do not check out.',
+  ledgerBadProofRange: 'No proof for these sizes: they must lie within the ledger.',
+  ledgerNoSuchCheckpoint: 'There is no signed checkpoint of this size.',
+  ledgerNotSignedYet: 'This ledger has no signed checkpoint yet; it gets one with its next entry.',
   // Dashboard and the real-time socket (spec 000 §4, §8).
   dashboardEmailNotVerified: 'Email not verified. Please verify your email before accessing the dashboard.',
   dashboardLoadFailed: 'Failed to load dashboard data',

@@ -74,3 +74,32 @@ export const ZVerificationResult = z
   })
   .meta({ id: 'VerificationResult' })
 export type TVerificationResult = z.infer<typeof ZVerificationResult>
+
+// Issue 14: the verifiable log of each circle (RFC 6962 tree, C2SP checkpoints). Hashes are hex.
+const ZHex32 = z.string().regex(/^[0-9a-f]{64}$/)
+export const ZLedgerCircleParams = z.object({ circleId: z.uuid({ error: MESSAGES.notFound }) })
+/** GET /api/ledger/keys: the verifier keys (C2SP signed-note form), the current one first. */
+export const ZLedgerKeysResponse = z.object({ keys: z.array(z.string()).min(1) })
+/** GET /api/ledger/:circleId/checkpoint: the newest signed checkpoint note. */
+export const ZCheckpointResponse = z.object({ checkpoint: z.string() })
+const zCount = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+export const ZInclusionQuery = z.object({ index: zCount, size: zCount })
+export const ZConsistencyQuery = z.object({ from: zCount, to: zCount })
+export const ZInclusionProofResponse = z.object({
+  index: z.number().int(),
+  size: z.number().int(),
+  leafHash: ZHex32,
+  proof: z.array(ZHex32),
+  /** The signed checkpoint of that size, whose root the proof leads to. */
+  checkpoint: z.string(),
+})
+export const ZConsistencyProofResponse = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  proof: z.array(ZHex32),
+  checkpoint: z.string(),
+})

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { circles } from './circles'
 import { items } from './items'
 import { users } from './users'
@@ -96,4 +107,20 @@ export const ledgerHeads = pgTable('ledger_heads', {
   circleId: uuid('circle_id').primaryKey(),
   size: integer('size').notNull().default(0),
   headHash: text('head_hash').notNull().default('0'.repeat(64)),
+  /** The Merkle tree's frontier (hex, largest subtree first): what the next append needs (issue 14). */
+  frontier: jsonb('frontier').$type<string[]>().notNull().default([]),
+  /** The newest signed checkpoint (C2SP signed note); null until the first append that signs. */
+  checkpoint: text('checkpoint'),
 })
+
+/** Every signed checkpoint of a circle's log, append-only: what a member may have seen before. */
+export const ledgerCheckpoints = pgTable(
+  'ledger_checkpoints',
+  {
+    circleId: uuid('circle_id').notNull(),
+    size: integer('size').notNull(),
+    note: text('note').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.size] })],
+)

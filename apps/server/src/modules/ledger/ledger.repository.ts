@@ -1,6 +1,14 @@
-import { and, asc, desc, eq, gt, inArray, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, lt, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
-import { blocks, circleMembers, circles, handovers, items, ledgerHeads } from '../../db/schema'
+import {
+  blocks,
+  circleMembers,
+  circles,
+  handovers,
+  items,
+  ledgerCheckpoints,
+  ledgerHeads,
+} from '../../db/schema'
 
 export type BlockRow = typeof blocks.$inferSelect
 export type NewBlock = typeof blocks.$inferInsert
@@ -12,7 +20,12 @@ export type NewBlock = typeof blocks.$inferInsert
 export async function lockHead(tx: Executor, circleId: string) {
   await tx.insert(ledgerHeads).values({ circleId }).onConflictDoNothing()
   const [head] = await tx
-    .select({ size: ledgerHeads.size, headHash: ledgerHeads.headHash, circleName: circles.name })
+    .select({
+      size: ledgerHeads.size,
+      headHash: ledgerHeads.headHash,
+      frontier: ledgerHeads.frontier,
+      circleName: circles.name,
+    })
     .from(ledgerHeads)
     .innerJoin(circles, eq(circles.id, ledgerHeads.circleId))
     .where(eq(ledgerHeads.circleId, circleId))
@@ -21,13 +34,46 @@ export async function lockHead(tx: Executor, circleId: string) {
   return head
 }
 
-export async function appendBlock(tx: Executor, block: NewBlock): Promise<BlockRow> {
+/** The block, the head's new state and the new signed checkpoint, in the caller's transaction. */
+export async function appendBlock(
+  tx: Executor,
+  block: NewBlock,
+  tree: { frontier: string[]; checkpoint: string },
+): Promise<BlockRow> {
   const [row] = await tx.insert(blocks).values(block).returning()
+  const size = block.height + 1
   await tx
     .update(ledgerHeads)
-    .set({ size: block.height + 1, headHash: block.hash })
+    .set({ size, headHash: block.hash, frontier: tree.frontier, checkpoint: tree.checkpoint })
     .where(eq(ledgerHeads.circleId, block.circleId))
+  await tx.insert(ledgerCheckpoints).values({ circleId: block.circleId, size, note: tree.checkpoint })
   return row!
+}
+
+/** The leaf hashes of a circle's first `size` blocks, in order: for proofs and for a frontier rebuild. */
+export async function leafHashes(db: Executor, circleId: string, size: number): Promise<string[]> {
+  const rows = await db
+    .select({ hash: blocks.hash })
+    .from(blocks)
+    .where(and(eq(blocks.circleId, circleId), lt(blocks.height, size)))
+    .orderBy(asc(blocks.height))
+  return rows.map((r) => r.hash)
+}
+
+export async function checkpointAt(db: Executor, circleId: string, size: number) {
+  const [row] = await db
+    .select({ note: ledgerCheckpoints.note })
+    .from(ledgerCheckpoints)
+    .where(and(eq(ledgerCheckpoints.circleId, circleId), eq(ledgerCheckpoints.size, size)))
+  return row?.note
+}
+
+export function checkpointsOf(db: Executor, circleId: string) {
+  return db
+    .select({ size: ledgerCheckpoints.size, note: ledgerCheckpoints.note })
+    .from(ledgerCheckpoints)
+    .where(eq(ledgerCheckpoints.circleId, circleId))
+    .orderBy(asc(ledgerCheckpoints.size))
 }
 
 /** What a block view adds to the block: the item's current picture, the handover's texts. */

@@ -1,5 +1,13 @@
+import { Readable } from 'node:stream'
 import {
   ZBlockCircleParams,
+  ZCheckpointResponse,
+  ZConsistencyProofResponse,
+  ZConsistencyQuery,
+  ZInclusionProofResponse,
+  ZInclusionQuery,
+  ZLedgerCircleParams,
+  ZLedgerKeysResponse,
   ZBlockIdParams,
   ZBlockItemParams,
   ZBlockListResponse,
@@ -47,6 +55,85 @@ export function ledgerRoutes(ledger: LedgerService) {
       '/:id',
       { onRequest, schema: { tags, security, params: ZBlockIdParams, response: { 200: ZBlockResponse } } },
       async (request) => ({ block: await ledger.get(currentUser(request), request.params.id) }),
+    )
+  }
+}
+
+/** Issue 14: /api/ledger, the verifiable log (keys for everyone; the rest for members). */
+export function ledgerLogRoutes(ledger: LedgerService) {
+  return async (plain: FastifyInstance) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>()
+    const tags = ['ledger']
+    const security = [{ bearer: [] }]
+    const onRequest = [app.authenticate]
+    const params = ZLedgerCircleParams
+
+    app.get('/keys', { schema: { tags, response: { 200: ZLedgerKeysResponse } } }, () => ledger.keys())
+    app.get(
+      '/:circleId/checkpoint',
+      { onRequest, schema: { tags, security, params, response: { 200: ZCheckpointResponse } } },
+      async (request) => ({
+        checkpoint: await ledger.checkpoint(currentUser(request), request.params.circleId),
+      }),
+    )
+    app.get(
+      '/:circleId/proof/inclusion',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          params,
+          querystring: ZInclusionQuery,
+          response: { 200: ZInclusionProofResponse },
+        },
+      },
+      (request) =>
+        ledger.inclusion(
+          currentUser(request),
+          request.params.circleId,
+          request.query.index,
+          request.query.size,
+        ),
+    )
+    app.get(
+      '/:circleId/proof/consistency',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          params,
+          querystring: ZConsistencyQuery,
+          response: { 200: ZConsistencyProofResponse },
+        },
+      },
+      (request) =>
+        ledger.consistency(
+          currentUser(request),
+          request.params.circleId,
+          request.query.from,
+          request.query.to,
+        ),
+    )
+    app.get(
+      '/:circleId/export',
+      { onRequest, schema: { tags, security, params } },
+      async (request, reply) => {
+        const lines = ledger.exportLog(currentUser(request), request.params.circleId)
+        // The access check runs before the first byte, so a refusal is still a JSON error.
+        const first = await lines.next()
+        const stream = Readable.from(
+          (async function* () {
+            if (!first.done) yield first.value
+            yield* lines
+          })(),
+        )
+        return reply
+          .type('application/x-ndjson; charset=utf-8')
+          .header('content-disposition', `attachment; filename="circle-${request.params.circleId}.jsonl"`)
+          .send(stream)
+      },
     )
   }
 }

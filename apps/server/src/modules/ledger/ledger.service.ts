@@ -1,14 +1,25 @@
 import {
+  appendLeaf,
   type BlockContent,
   BLOCK_VERSION,
+  blockBytes,
   blockHash,
+  circleOrigin,
+  consistencyProof,
+  emptyRoot,
+  inclusionProof,
   createChainVerifier,
+  emptyFrontier,
+  type Frontier,
+  frontierRoot,
   GENESIS_PREV_HASH,
+  signCheckpoint,
 } from '@circles/ledger'
 import { MESSAGES, type TBlock, type TUser, type TVerificationResult } from '@circles/shared'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
+import type { LedgerSigner } from '../../lib/ledger-signer'
 import { requireMember } from '../circles/access'
 import { imageUrls } from '../items/images'
 import * as repo from './ledger.repository'
@@ -69,7 +80,27 @@ function toBlock(row: BlockViewRow, viewer: TUser): TBlock {
   }
 }
 
-export function createLedgerService(ctx: AppContext) {
+const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
+const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+
+export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
+  const host = new URL(ctx.config.publicUrl).host
+  const originOf = (circleId: string) => circleOrigin(host, circleId)
+
+  /**
+   * The head's frontier as a tree of `size` leaves. A head written before frontiers were kept (or one
+   * that disagrees with its size) is rebuilt from the circle's blocks, under the same lock.
+   */
+  async function frontierOf(tx: Executor, circleId: string, head: { size: number; frontier: string[] }) {
+    const stored: Frontier = { size: head.size, nodes: head.frontier.map(fromHex) }
+    const expected = head.size.toString(2).replaceAll('0', '').length
+    if (head.size === 0 || stored.nodes.length === expected) return stored
+    let rebuilt = emptyFrontier()
+    for (const hash of await repo.leafHashes(tx, circleId, head.size))
+      rebuilt = appendLeaf(rebuilt, fromHex(hash))
+    return rebuilt
+  }
+
   /**
    * Appends a block to the circle's chain inside the caller's transaction. The head row is locked
    * first, so appends of one circle run one at a time; unique (circle, height) and (circle, prevHash)
@@ -92,28 +123,44 @@ export function createLedgerService(ctx: AppContext) {
       ownership: request.ownership,
       commitments: request.commitments,
     }
-    return repo.appendBlock(tx, {
-      circleId: content.circle.id,
-      height: content.height,
-      hash: blockHash(content),
-      prevHash: content.prevHash,
-      version: content.v,
-      kind: content.kind,
-      first: content.first,
-      time: content.time,
-      circleName: content.circle.name,
-      handoverId: content.handoverId,
-      itemId: content.item.id,
-      itemName: content.item.name,
-      fromId: content.from.id,
-      fromName: content.from.name,
-      toId: content.to.id,
-      toName: content.to.name,
-      ownership: content.ownership,
-      requesterCommentCommitment: content.commitments.requesterComment,
-      receiverCommentCommitment: content.commitments.receiverComment,
-      secretMessageCommitment: content.commitments.secretMessage,
-    })
+    const hash = blockHash(content)
+    const frontier = appendLeaf(await frontierOf(tx, request.circleId, head), fromHex(hash))
+    const checkpoint = signCheckpoint(
+      {
+        origin: originOf(request.circleId),
+        size: frontier.size,
+        rootHash: frontierRoot(frontier),
+        extensions: [],
+      },
+      signer,
+    )
+    const tree = { frontier: frontier.nodes.map(toHex), checkpoint }
+    return repo.appendBlock(
+      tx,
+      {
+        circleId: content.circle.id,
+        height: content.height,
+        hash,
+        prevHash: content.prevHash,
+        version: content.v,
+        kind: content.kind,
+        first: content.first,
+        time: content.time,
+        circleName: content.circle.name,
+        handoverId: content.handoverId,
+        itemId: content.item.id,
+        itemName: content.item.name,
+        fromId: content.from.id,
+        fromName: content.from.name,
+        toId: content.to.id,
+        toName: content.to.name,
+        ownership: content.ownership,
+        requesterCommentCommitment: content.commitments.requesterComment,
+        receiverCommentCommitment: content.commitments.receiverComment,
+        secretMessageCommitment: content.commitments.secretMessage,
+      },
+      tree,
+    )
   }
 
   /** Takes the circle's append lock now, for a transaction that must lock it before other rows. */
@@ -161,7 +208,100 @@ export function createLedgerService(ctx: AppContext) {
     return { ...result, message: result.valid ? MESSAGES.ledgerValid : MESSAGES.ledgerCompromised }
   }
 
-  return { append, lockCircle, list, listCircle, listItem, get, verify }
+  /** The verifier keys members check checkpoints with; no session needed (issue 14). */
+  function keys(): { keys: string[] } {
+    return { keys: signer.verifierKeys }
+  }
+
+  /** The newest signed checkpoint; an empty log's is signed on request (Ed25519 is deterministic). */
+  async function checkpoint(actor: TUser, circleId: string): Promise<string> {
+    await requireMember(ctx.db, circleId, actor)
+    const head = await repo.headOf(ctx.db, circleId)
+    if (head?.checkpoint) return head.checkpoint
+    if (head && head.size > 0) throw new AppError('CONFLICT', MESSAGES.ledgerNotSignedYet)
+    return signCheckpoint(
+      { origin: originOf(circleId), size: 0, rootHash: emptyRoot(), extensions: [] },
+      signer,
+    )
+  }
+
+  /** The signed checkpoint of `size` entries; every append stored one. */
+  async function checkpointOfSize(circleId: string, size: number): Promise<string> {
+    const note = await repo.checkpointAt(ctx.db, circleId, size)
+    if (!note) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchCheckpoint)
+    return note
+  }
+
+  async function sizeOf(actor: TUser, circleId: string): Promise<number> {
+    await requireMember(ctx.db, circleId, actor)
+    return (await repo.headOf(ctx.db, circleId))?.size ?? 0
+  }
+
+  /** RFC 6962 audit path of entry `index` in the tree of `size` entries. */
+  async function inclusion(actor: TUser, circleId: string, index: number, size: number) {
+    const current = await sizeOf(actor, circleId)
+    if (size < 1 || size > current || index >= size)
+      throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
+    const leaves = (await repo.leafHashes(ctx.db, circleId, size)).map(fromHex)
+    return {
+      index,
+      size,
+      leafHash: toHex(leaves[index]!),
+      proof: inclusionProof(index, leaves).map(toHex),
+      checkpoint: await checkpointOfSize(circleId, size),
+    }
+  }
+
+  /** RFC 6962 proof that the tree of `from` entries is a prefix of the tree of `to`. */
+  async function consistency(actor: TUser, circleId: string, from: number, to: number) {
+    const current = await sizeOf(actor, circleId)
+    if (from < 1 || from > to || to > current)
+      throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
+    const leaves = (await repo.leafHashes(ctx.db, circleId, to)).map(fromHex)
+    return {
+      from,
+      to,
+      proof: consistencyProof(from, leaves).map(toHex),
+      checkpoint: await checkpointOfSize(circleId, to),
+    }
+  }
+
+  /**
+   * The circle's log for offline checking, as JSON lines: a header (origin, keys), every block (its
+   * leaf bytes, base64, and hash; commitments only, never a comment or secret), every checkpoint.
+   */
+  async function* exportLog(actor: TUser, circleId: string): AsyncGenerator<string> {
+    await requireMember(ctx.db, circleId, actor)
+    yield `${JSON.stringify({ type: 'log', origin: originOf(circleId), keys: signer.verifierKeys })}\n`
+    let after = -1
+    for (;;) {
+      const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE)
+      for (const row of page) {
+        const leaf = Buffer.from(blockBytes(contentOf(row))).toString('base64')
+        yield `${JSON.stringify({ type: 'block', height: row.height, hash: row.hash, leaf })}\n`
+      }
+      if (page.length < VERIFY_PAGE) break
+      after = page.at(-1)!.height
+    }
+    for (const { size, note } of await repo.checkpointsOf(ctx.db, circleId)) {
+      yield `${JSON.stringify({ type: 'checkpoint', size, note })}\n`
+    }
+  }
+
+  return {
+    append,
+    lockCircle,
+    list,
+    listCircle,
+    listItem,
+    get,
+    verify,
+    keys,
+    checkpoint,
+    inclusion,
+    consistency,
+    exportLog,
+  }
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>

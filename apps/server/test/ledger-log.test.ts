@@ -1,0 +1,155 @@
+import {
+  consistencyProof,
+  leafHash,
+  openCheckpoint,
+  parseVerifierKey,
+  rootHash,
+  verifyConsistency,
+  verifyInclusion,
+} from '@circles/ledger'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ledgerHeads } from '../src/db/schema'
+import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
+import { createItem, handOver } from './support/handovers'
+import { type TestApp, createTestApp } from './support/test-app'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
+const get = (who: SignedIn | null, url: string) =>
+  t.app.inject({ method: 'GET', url: `/api/ledger${url}`, headers: who?.auth ?? {} })
+
+async function keys() {
+  const res = await get(null, '/keys')
+  expect(res.statusCode).toBe(200)
+  return (res.json().keys as string[]).map(parseVerifierKey)
+}
+
+/** A circle with `n` confirmed handovers, and its members. */
+async function circleWith(n: number) {
+  const ida = await signedIn(t, { name: 'Ida' })
+  const ben = await signedIn(t, { name: 'Ben' })
+  const circle = await createCircle(t, ida)
+  await addMember(t, ida, circle.id, ben)
+  for (let i = 0; i < n; i++) {
+    const item = await createItem(t, ida, circle.id, `Thing ${i}`)
+    await handOver(t, ida, ben, item.id, { secretMessage: `secret ${i}`, requesterComment: `comment ${i}` })
+  }
+  return { ida, ben, circle }
+}
+
+async function exported(who: SignedIn, circleId: string) {
+  const res = await get(who, `/${circleId}/export`)
+  expect(res.statusCode).toBe(200)
+  expect(res.headers['content-type']).toContain('application/x-ndjson')
+  return {
+    raw: res.body,
+    lines: res.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+  }
+}
+
+describe('the verifiable ledger log', () => {
+  it('publishes its key and signs a checkpoint over the Merkle root of the blocks', async () => {
+    const known = await keys()
+    const { ida, circle } = await circleWith(5)
+    const res = await get(ida, `/${circle.id}/checkpoint`)
+    expect(res.statusCode).toBe(200)
+    const { checkpoint } = openCheckpoint(res.json().checkpoint, known, `localhost:3000/circle/${circle.id}`)
+    expect(checkpoint.size).toBe(5)
+    const { lines } = await exported(ida, circle.id)
+    const blocks = lines.filter((l) => l.type === 'block')
+    expect(blocks.map((b) => b.height)).toEqual([0, 1, 2, 3, 4])
+    for (const b of blocks) {
+      expect(Buffer.from(leafHash(Buffer.from(b.leaf, 'base64'))).toString('hex')).toBe(b.hash)
+    }
+    expect(Buffer.from(checkpoint.rootHash).toString('hex')).toBe(
+      Buffer.from(rootHash(blocks.map((b) => fromHex(b.hash)))).toString('hex'),
+    )
+    expect(lines[0]).toMatchObject({ type: 'log', origin: `localhost:3000/circle/${circle.id}` })
+    expect(lines.filter((l) => l.type === 'checkpoint').map((l) => l.size)).toEqual([1, 2, 3, 4, 5])
+  })
+
+  it('answers inclusion and consistency proofs that verify against the signed roots', async () => {
+    const known = await keys()
+    const { ben, circle } = await circleWith(6)
+    const rootOf = (note: string) => openCheckpoint(note, known).checkpoint.rootHash
+    for (let size = 1; size <= 6; size++) {
+      for (let index = 0; index < size; index++) {
+        const p = (await get(ben, `/${circle.id}/proof/inclusion?index=${index}&size=${size}`)).json()
+        expect(
+          verifyInclusion(index, size, fromHex(p.leafHash), p.proof.map(fromHex), rootOf(p.checkpoint)),
+        ).toBe(true)
+        expect(p.proof.length).toBeLessThanOrEqual(Math.ceil(Math.log2(size)))
+      }
+    }
+    for (let from = 1; from <= 6; from++) {
+      const c = (await get(ben, `/${circle.id}/proof/consistency?from=${from}&to=6`)).json()
+      const older = (await get(ben, `/${circle.id}/proof/inclusion?index=0&size=${from}`)).json()
+      expect(
+        verifyConsistency(from, 6, rootOf(older.checkpoint), rootOf(c.checkpoint), c.proof.map(fromHex)),
+      ).toBe(true)
+    }
+  })
+
+  it('keeps to members, refuses sizes outside the log, and exports no comment or secret', async () => {
+    const { ida, circle } = await circleWith(2)
+    const outsider = await signedIn(t)
+    for (const url of [
+      '/checkpoint',
+      '/proof/inclusion?index=0&size=1',
+      '/proof/consistency?from=1&to=2',
+      '/export',
+    ]) {
+      expect((await get(outsider, `/${circle.id}${url}`)).statusCode).toBe(404)
+      expect((await get(null, `/${circle.id}${url}`)).statusCode).toBe(401)
+    }
+    for (const url of [
+      '/proof/inclusion?index=2&size=2',
+      '/proof/inclusion?index=0&size=3',
+      '/proof/consistency?from=2&to=1',
+      '/proof/inclusion?index=x&size=1',
+    ]) {
+      expect((await get(ida, `/${circle.id}${url}`)).statusCode, url).toBe(400)
+    }
+    const { raw } = await exported(ida, circle.id)
+    expect(raw).not.toMatch(/secret \d|comment \d/)
+  })
+
+  it('rebuilds a missing frontier from the blocks, and signs an empty log on request', async () => {
+    const known = await keys()
+    const { ida, ben, circle } = await circleWith(3)
+    await t.database.db.update(ledgerHeads).set({ frontier: [] }).where(eq(ledgerHeads.circleId, circle.id))
+    const item = await createItem(t, ida, circle.id, 'After')
+    await handOver(t, ida, ben, item.id)
+    const { lines } = await exported(ida, circle.id)
+    const leaves = lines.filter((l) => l.type === 'block').map((b) => fromHex(b.hash))
+    const note = (await get(ida, `/${circle.id}/checkpoint`)).json().checkpoint
+    expect(openCheckpoint(note, known).checkpoint.rootHash).toEqual(rootHash(leaves))
+    expect(consistencyProof(3, leaves).length).toBeGreaterThan(0)
+
+    const empty = await createCircle(t, ida)
+    const emptyNote = (await get(ida, `/${empty.id}/checkpoint`)).json().checkpoint
+    expect(openCheckpoint(emptyNote, known).checkpoint.size).toBe(0)
+  })
+
+  it('publishes earlier keys too, so checkpoints signed before a rotation still verify', async () => {
+    const [current] = (await get(null, '/keys')).json().keys as string[]
+    const rotated = await createTestApp({ env: { LEDGER_PREVIOUS_KEYS: current! } })
+    try {
+      const published = (await rotated.app.inject({ method: 'GET', url: '/api/ledger/keys' })).json().keys
+      expect(published).toHaveLength(2)
+      expect(published[0]).not.toBe(current)
+      expect(published[1]).toBe(current)
+    } finally {
+      await rotated.close()
+    }
+  })
+})
