@@ -7,8 +7,12 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '@circles/ledger'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../../packages/ledger/src/cli'
 import { ledgerHeads } from '../src/db/schema'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
@@ -138,6 +142,30 @@ describe('the verifiable ledger log', () => {
     const empty = await createCircle(t, ida)
     const emptyNote = (await get(ida, `/${empty.id}/checkpoint`)).json().checkpoint
     expect(openCheckpoint(emptyNote, known).checkpoint.size).toBe(0)
+  })
+
+  it('passes the command-line verifier with the published key; a tampered copy fails it', async () => {
+    const { ida, circle } = await circleWith(3)
+    const { raw } = await exported(ida, circle.id)
+    const [key] = (await get(null, '/keys')).json().keys as string[]
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-export-'))
+    await writeFile(path.join(dir, 'export.jsonl'), raw)
+    // Someone edits a block's content in the file: the item's name in its leaf bytes.
+    const tampered = raw
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const entry = JSON.parse(line)
+        if (entry.type !== 'block' || entry.height !== 1) return line
+        const leaf = Buffer.from(entry.leaf, 'base64').toString().replace('Thing 1', 'Thing 9')
+        return JSON.stringify({ ...entry, leaf: Buffer.from(leaf).toString('base64') })
+      })
+      .join('\n')
+    expect(tampered).not.toBe(raw.trim())
+    await writeFile(path.join(dir, 'tampered.jsonl'), tampered)
+    const quiet = () => {}
+    expect(await main(['verify', path.join(dir, 'export.jsonl'), '--key', key!], quiet)).toBe(0)
+    expect(await main(['verify', path.join(dir, 'tampered.jsonl'), '--key', key!], quiet)).toBe(1)
   })
 
   it('publishes earlier keys too, so checkpoints signed before a rotation still verify', async () => {

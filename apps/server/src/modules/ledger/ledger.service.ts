@@ -278,7 +278,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE)
       for (const row of page) {
         const leaf = Buffer.from(blockBytes(contentOf(row))).toString('base64')
-        yield `${JSON.stringify({ type: 'block', height: row.height, hash: row.hash, leaf })}\n`
+        yield `${JSON.stringify({ type: 'block', id: row.id, height: row.height, hash: row.hash, leaf })}\n`
       }
       if (page.length < VERIFY_PAGE) break
       after = page.at(-1)!.height

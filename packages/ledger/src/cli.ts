@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises'
+import { verifyExport } from './verify-export'
+
+const USAGE = `Usage: circles-ledger verify <export.jsonl> [--key <verifier key>]... [--trusted <checkpoint file>]
+
+Checks a circle's ledger export (GET /api/ledger/<circleId>/export) offline: every leaf hash, the chain,
+the Merkle root and signature of every checkpoint, and consistency with a checkpoint you trusted before.
+Without --key it uses the keys named in the export itself; pass the key you got from the server
+(GET /api/ledger/keys) or from another member to check against a key you trust.
+Exits 0 only when everything holds.`
+
+/** Messages of the server's verify endpoint (spec 001 §8), so both print the same result shape. */
+const VALID = 'The ledger is intact: every block checks out.'
+const COMPROMISED = 'The ledger has been tampered with: some blocks do not check out.'
+
+export async function main(
+  argv: string[],
+  out: (text: string) => void = (text) => process.stdout.write(text),
+): Promise<number> {
+  const [command, file, ...rest] = argv
+  if (command !== 'verify' || !file) {
+    out(`${USAGE}\n`)
+    return 2
+  }
+  const keys: string[] = []
+  let trusted: string | undefined
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value] = [rest[i], rest[i + 1]]
+    if (!value) {
+      out(`${USAGE}\n`)
+      return 2
+    }
+    if (flag === '--key') keys.push(value)
+    else if (flag === '--trusted') trusted = await readFile(value, 'utf8')
+    else {
+      out(`${USAGE}\n`)
+      return 2
+    }
+  }
+  const result = verifyExport(await readFile(file, 'utf8'), { keys: keys.length ? keys : undefined, trusted })
+  out(
+    `${JSON.stringify(
+      {
+        valid: result.valid,
+        message: result.valid ? VALID : COMPROMISED,
+        blockCount: result.blockCount,
+        failingBlocks: result.failingBlocks,
+        checkpoint: result.checkpoint,
+        problems: result.problems,
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  return result.valid ? 0 : 1
+}

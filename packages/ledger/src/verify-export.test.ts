@@ -1,0 +1,127 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { describe, expect, it } from 'vitest'
+import { type BlockContent, GENESIS_PREV_HASH, blockBytes, blockHash } from './block'
+import { circleOrigin, signCheckpoint } from './checkpoint'
+import { main } from './cli'
+import { appendLeaf, emptyFrontier, frontierRoot } from './merkle'
+import { publicKeyOf, verifierKey } from './note'
+import { verifyExport } from './verify-export'
+
+const GOLDEN = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../testdata/golden/block-v1.json', import.meta.url)), 'utf8'),
+) as { content: BlockContent }
+const ORIGIN = circleOrigin('circles.example', GOLDEN.content.circle.id)
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
+
+function signer(name = 'circles.example') {
+  const seed = ed25519.utils.randomSecretKey()
+  return { name, seed, vkey: verifierKey(name, publicKeyOf(seed)) }
+}
+
+/** An export as the server writes it: header, blocks, a checkpoint after every append. */
+function exportOf(n: number, key = signer(), rename?: { height: number; name: string }) {
+  const lines: object[] = [{ type: 'log', origin: ORIGIN, keys: [key.vkey] }]
+  const checkpoints: { size: number; note: string }[] = []
+  let prev = GENESIS_PREV_HASH
+  let frontier = emptyFrontier()
+  for (let height = 0; height < n; height++) {
+    const content: BlockContent = {
+      ...GOLDEN.content,
+      height,
+      prevHash: prev,
+      first: height === 0,
+      item: { ...GOLDEN.content.item, name: rename?.height === height ? rename.name : `Thing ${height}` },
+    }
+    const hash = blockHash(content)
+    lines.push({ type: 'block', id: `b${height}`, height, hash, leaf: b64(blockBytes(content)) })
+    frontier = appendLeaf(frontier, Buffer.from(hash, 'hex'))
+    const note = signCheckpoint(
+      { origin: ORIGIN, size: height + 1, rootHash: frontierRoot(frontier), extensions: [] },
+      key,
+    )
+    checkpoints.push({ size: height + 1, note })
+    prev = hash
+  }
+  for (const c of checkpoints) lines.push({ type: 'checkpoint', ...c })
+  return { text: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', key, checkpoints }
+}
+
+describe('verifyExport (the offline check)', () => {
+  it('accepts an intact export, with the export’s key or a key given', () => {
+    const { text, key } = exportOf(5)
+    expect(verifyExport(text)).toMatchObject({
+      valid: true,
+      blockCount: 5,
+      checkpoint: { size: 5 },
+      problems: [],
+    })
+    expect(verifyExport(text, { keys: [key.vkey] }).valid).toBe(true)
+  })
+
+  it('rejects a changed block, whatever the hashes claim', () => {
+    const { text } = exportOf(4)
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    const block = lines.find((l) => l.type === 'block' && l.height === 2)
+    const content = JSON.parse(Buffer.from(block.leaf, 'base64').toString())
+    content.item.name = 'Stolen drill'
+    block.leaf = b64(blockBytes(content))
+    const result = verifyExport(lines.map((l) => JSON.stringify(l)).join('\n'))
+    expect(result.valid).toBe(false)
+    expect(result.problems.join('\n')).toMatch(/block 2: its hash is not the hash of its leaf/)
+  })
+
+  it('catches an operator who rewrote history and re-signed it: by the trusted key, and by a checkpoint seen before', () => {
+    const original = exportOf(4)
+    const rewritten = exportOf(4, signer(), { height: 1, name: 'Rewritten' })
+    // Self-consistent on its own keys…
+    expect(verifyExport(rewritten.text).valid).toBe(true)
+    // …but not under the key the member trusts, nor against the checkpoint they saw before.
+    expect(verifyExport(rewritten.text, { keys: [original.key.vkey] }).valid).toBe(false)
+    const sameKey = exportOf(4, original.key, { height: 1, name: 'Rewritten' })
+    const seen = original.checkpoints[2]!.note
+    const fork = verifyExport(sameKey.text, { keys: [original.key.vkey], trusted: seen })
+    expect(fork.valid).toBe(false)
+    expect(fork.problems.join('\n')).toMatch(
+      /trusted checkpoint: its root is not the root of the first 3 blocks/,
+    )
+    // A rollback: the log is shorter than what was seen.
+    const shorter = exportOf(2, original.key)
+    expect(
+      verifyExport(shorter.text, { trusted: original.checkpoints[3]!.note }).problems.join('\n'),
+    ).toMatch(/beyond the log's 2/)
+    expect(verifyExport(original.text, { trusted: seen }).valid).toBe(true)
+  })
+})
+
+describe('circles-ledger verify', () => {
+  it('prints the verify result and exits 0 only when everything holds', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-cli-'))
+    const good = exportOf(3)
+    await writeFile(path.join(dir, 'good.jsonl'), good.text)
+    await writeFile(path.join(dir, 'bad.jsonl'), good.text.replace(/"hash":"[0-9a-f]/, '"hash":"x'))
+    await writeFile(path.join(dir, 'seen.txt'), good.checkpoints[1]!.note)
+    let printed = ''
+    const out = (text: string) => (printed += text)
+    const file = (name: string) => path.join(dir, name)
+    expect(
+      await main(['verify', file('good.jsonl'), '--key', good.key.vkey, '--trusted', file('seen.txt')], out),
+    ).toBe(0)
+    expect(JSON.parse(printed)).toMatchObject({
+      valid: true,
+      message: 'The ledger is intact: every block checks out.',
+      blockCount: 3,
+    })
+    printed = ''
+    expect(await main(['verify', file('bad.jsonl')], out)).toBe(1)
+    expect(JSON.parse(printed).valid).toBe(false)
+    expect(await main(['nonsense'], out)).toBe(2)
+  })
+})

@@ -1,0 +1,128 @@
+import { blockBytes, createChainVerifier, type BlockContent, type FailingBlock } from './block'
+import { openCheckpoint, type Checkpoint } from './checkpoint'
+import {
+  appendLeaf,
+  emptyFrontier,
+  emptyRoot,
+  equalHashes,
+  frontierRoot,
+  leafHash,
+  rootHash,
+  type Hash,
+} from './merkle'
+import { NoteError, parseVerifierKey, type NoteKey } from './note'
+
+/** What a circle's export (GET /api/ledger/:circleId/export) holds, one JSON object per line. */
+type ExportLine =
+  | { type: 'log'; origin: string; keys: string[] }
+  | { type: 'block'; id: string; height: number; hash: string; leaf: string }
+  | { type: 'checkpoint'; size: number; note: string }
+
+export interface ExportVerification {
+  valid: boolean
+  blockCount: number
+  failingBlocks: FailingBlock[]
+  /** The newest signed checkpoint that checked out. */
+  checkpoint: { size: number; rootHash: string } | null
+  /** Every reason it is not valid, in words. */
+  problems: string[]
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+const fromHex = (text: string): Hash => Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16))
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+const decoder = new TextDecoder()
+
+/**
+ * Checks an export offline (issue 14): every leaf's bytes against its hash, the chain links, the Merkle
+ * root of every checkpoint, every signature (by `keys`, else by the keys the export names), and, given
+ * a checkpoint the reader trusted before, that the log still contains it (no rollback, no fork).
+ */
+export function verifyExport(
+  text: string,
+  opts: { keys?: string[]; trusted?: string } = {},
+): ExportVerification {
+  const problems: string[] = []
+  const lines: ExportLine[] = []
+  for (const [n, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue
+    try {
+      lines.push(JSON.parse(line) as ExportLine)
+    } catch {
+      problems.push(`line ${n + 1} is not JSON`)
+    }
+  }
+  const header = lines.find((l) => l.type === 'log')
+  let keys: NoteKey[] = []
+  try {
+    keys = (opts.keys ?? (header?.type === 'log' ? header.keys : [])).map(parseVerifierKey)
+  } catch (error) {
+    problems.push(`a verifier key is malformed: ${(error as Error).message}`)
+  }
+  if (keys.length === 0) problems.push('no verifier key to check signatures with')
+  const origin = header?.type === 'log' ? header.origin : undefined
+
+  const chain = createChainVerifier()
+  const leaves: Hash[] = []
+  const blocks = lines.filter((l) => l.type === 'block').sort((a, b) => a.height - b.height)
+  for (const block of blocks) {
+    let content: BlockContent | null = null
+    let leaf = new Uint8Array(0)
+    try {
+      leaf = fromBase64(block.leaf)
+      content = JSON.parse(decoder.decode(leaf)) as BlockContent
+      if (!equalHashes(blockBytes(content), leaf))
+        problems.push(`block ${block.height}: its leaf is not in canonical form`)
+    } catch {
+      problems.push(`block ${block.height}: its leaf bytes do not decode`)
+    }
+    if (hex(leafHash(leaf)) !== block.hash)
+      problems.push(`block ${block.height}: its hash is not the hash of its leaf`)
+    chain.push({ id: block.id, hash: block.hash, content: content ?? ({} as BlockContent) })
+    leaves.push(fromHex(block.hash))
+  }
+  const chainResult = chain.result()
+
+  // Every checkpoint's root, from one pass over the leaves (an export has a checkpoint per block).
+  const wanted = new Set(lines.flatMap((l) => (l.type === 'checkpoint' ? [l.size] : [])))
+  const roots = new Map<number, Hash>([[0, emptyRoot()]])
+  let frontier = emptyFrontier()
+  for (const leaf of leaves) {
+    frontier = appendLeaf(frontier, leaf)
+    if (wanted.has(frontier.size) || frontier.size === leaves.length)
+      roots.set(frontier.size, frontierRoot(frontier))
+  }
+  const rootOf = (size: number) => roots.get(size) ?? rootHash(leaves.slice(0, size))
+  const check = (note: string, what: string): Checkpoint | null => {
+    try {
+      const { checkpoint } = openCheckpoint(note, keys, origin)
+      if (checkpoint.size > leaves.length)
+        problems.push(`${what}: size ${checkpoint.size} is beyond the log's ${leaves.length}`)
+      else if (!equalHashes(checkpoint.rootHash, rootOf(checkpoint.size))) {
+        problems.push(`${what}: its root is not the root of the first ${checkpoint.size} blocks`)
+      } else return checkpoint
+    } catch (error) {
+      problems.push(`${what}: ${error instanceof NoteError ? error.message : 'unreadable'}`)
+    }
+    return null
+  }
+  let newest: Checkpoint | null = null
+  for (const line of lines) {
+    if (line.type !== 'checkpoint') continue
+    const checkpoint = check(line.note, `checkpoint ${line.size}`)
+    if (checkpoint && (!newest || checkpoint.size > newest.size)) newest = checkpoint
+  }
+  if (leaves.length > 0 && newest?.size !== leaves.length)
+    problems.push('no signed checkpoint covers the whole log')
+  if (opts.trusted) check(opts.trusted, 'the trusted checkpoint')
+
+  const valid = chainResult.valid && problems.length === 0
+  if (!chainResult.valid) problems.push(`${chainResult.failingBlocks.length} block(s) do not check out`)
+  return {
+    valid,
+    blockCount: chainResult.blockCount,
+    failingBlocks: chainResult.failingBlocks,
+    checkpoint: newest ? { size: newest.size, rootHash: hex(newest.rootHash) } : null,
+    problems,
+  }
+}
