@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../packages/ledger/src/cli'
 import { ledgerHeads } from '../src/db/schema'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
-import { createItem, handOver } from './support/handovers'
+import { answerHandover, createItem, handOver, pendingHandover } from './support/handovers'
 import { type TestApp, createTestApp } from './support/test-app'
 
 let t: TestApp
@@ -101,6 +101,54 @@ describe('the verifiable ledger log', () => {
         verifyConsistency(from, 6, rootOf(older.checkpoint), rootOf(c.checkpoint), c.proof.map(fromHex)),
       ).toBe(true)
     }
+  })
+
+  it('answers many audit paths of one tree at once, each verifying against its signed root', async () => {
+    const known = await keys()
+    const { ben, circle } = await circleWith(7)
+    const res = await get(ben, `/${circle.id}/proof/inclusions?size=6&indexes=5,0,3,3`)
+    expect(res.statusCode).toBe(200)
+    const batch = res.json()
+    const { rootHash: root, size } = openCheckpoint(batch.checkpoint, known).checkpoint
+    expect(size).toBe(6)
+    expect(batch.proofs.map((p: { index: number }) => p.index)).toEqual([5, 0, 3])
+    for (const p of batch.proofs) {
+      const single = (await get(ben, `/${circle.id}/proof/inclusion?index=${p.index}&size=6`)).json()
+      expect(p.proof).toEqual(single.proof)
+      expect(verifyInclusion(p.index, 6, fromHex(p.leafHash), p.proof.map(fromHex), root)).toBe(true)
+    }
+    for (const bad of ['size=6&indexes=6', 'size=8&indexes=0', 'size=6&indexes=', 'size=6&indexes=1,,2']) {
+      expect((await get(ben, `/${circle.id}/proof/inclusions?${bad}`)).statusCode, bad).toBe(400)
+    }
+    const tooMany = Array.from({ length: 501 }, () => 0).join(',')
+    expect((await get(ben, `/${circle.id}/proof/inclusions?size=6&indexes=${tooMany}`)).statusCode).toBe(400)
+  })
+
+  it("answers a confirmation with the block's inclusion in the newly signed checkpoint", async () => {
+    const known = await keys()
+    const { ida, ben, circle } = await circleWith(4)
+    const item = await createItem(t, ida, circle.id, 'Ladder')
+    const pending = await pendingHandover(t, ida, ben, item.id)
+    const res = await answerHandover(t, ben, pending.id, 'CONFIRMED')
+    expect(res.statusCode).toBe(200)
+    const { receipt } = res.json()
+    const { checkpoint } = openCheckpoint(receipt.checkpoint, known, `localhost:3000/circle/${circle.id}`)
+    expect([receipt.index, receipt.size, checkpoint.size]).toEqual([4, 5, 5])
+    expect(
+      verifyInclusion(4, 5, fromHex(receipt.leafHash), receipt.proof.map(fromHex), checkpoint.rootHash),
+    ).toBe(true)
+    expect((await get(ida, `/${circle.id}/checkpoint`)).json().checkpoint).toBe(receipt.checkpoint)
+    const block = await t.app.inject({ url: `/api/blockchain/${receipt.blockId}`, headers: ben.auth })
+    expect(block.json().block.hash).toBe(receipt.leafHash)
+    // A rejection appends nothing and carries no receipt.
+    const other = await createItem(t, ida, circle.id, 'Saw')
+    const rejected = await answerHandover(
+      t,
+      ben,
+      (await pendingHandover(t, ida, ben, other.id)).id,
+      'REJECTED',
+    )
+    expect(rejected.json().receipt).toBeUndefined()
   })
 
   it('keeps to members, refuses sizes outside the log, and exports no comment or secret', async () => {

@@ -40,42 +40,79 @@ function split(n: number): number {
   return k
 }
 
-/** MTH(D[n]) over leaf hashes (RFC 6962 §2.1). */
-export function rootHash(leaves: readonly Hash[]): Hash {
-  if (leaves.length === 0) return emptyRoot()
-  if (leaves.length === 1) return leaves[0]!
-  const k = split(leaves.length)
-  return nodeHash(rootHash(leaves.slice(0, k)), rootHash(leaves.slice(k)))
+/**
+ * The RFC 6962 tree over `leaves` (§2.1): roots, audit paths and consistency proofs for any size up to
+ * `leaves.length`. Subtree hashes are kept once computed, so many proofs of one tree cost one pass over
+ * the leaves and a logarithmic walk each, not a pass each.
+ */
+export function merkleTree(leaves: readonly Hash[]) {
+  const known = new Map<string, Hash>()
+  /** MTH of the `n` leaves from `start`. */
+  const range = (start: number, n: number): Hash => {
+    if (n === 1) return leaves[start]!
+    const key = `${start}:${n}`
+    let hash = known.get(key)
+    if (!hash) {
+      const k = split(n)
+      hash = nodeHash(range(start, k), range(start + k, n - k))
+      known.set(key, hash)
+    }
+    return hash
+  }
+  const path = (m: number, start: number, n: number): Hash[] => {
+    if (n === 1) return []
+    const k = split(n)
+    return m < k
+      ? [...path(m, start, k), range(start + k, n - k)]
+      : [...path(m - k, start + k, n - k), range(start, k)]
+  }
+  const subproof = (m: number, start: number, n: number, complete: boolean): Hash[] => {
+    if (m === n) return complete ? [] : [range(start, n)]
+    const k = split(n)
+    return m <= k
+      ? [...subproof(m, start, k, complete), range(start + k, n - k)]
+      : [...subproof(m - k, start + k, n - k, false), range(start, k)]
+  }
+  const checkSize = (size: number) => {
+    if (!Number.isInteger(size) || size < 0 || size > leaves.length) {
+      throw new RangeError(`no tree of ${size} in ${leaves.length} leaves`)
+    }
+  }
+  return {
+    /** MTH(D[size]). */
+    root(size = leaves.length): Hash {
+      checkSize(size)
+      return size === 0 ? emptyRoot() : range(0, size)
+    },
+    /** PATH(index, D[size]): the audit path of leaf `index` (RFC 6962 §2.1.1). */
+    inclusionProof(index: number, size = leaves.length): Hash[] {
+      checkSize(size)
+      if (!Number.isInteger(index) || index < 0 || index >= size) {
+        throw new RangeError(`leaf ${index} is not in a tree of ${size}`)
+      }
+      return path(index, 0, size)
+    },
+    /** PROOF(from, D[size]): that the first `from` leaves are a prefix of the first `size` (§2.1.2). */
+    consistencyProof(from: number, size = leaves.length): Hash[] {
+      checkSize(size)
+      if (!Number.isInteger(from) || from < 1 || from > size) {
+        throw new RangeError(`no consistency proof from ${from} to ${size}`)
+      }
+      return subproof(from, 0, size, true)
+    },
+  }
 }
+
+/** MTH(D[n]) over leaf hashes (RFC 6962 §2.1). */
+export const rootHash = (leaves: readonly Hash[]): Hash => merkleTree(leaves).root()
 
 /** PATH(m, D[n]): the audit path of leaf `index` (RFC 6962 §2.1.1). */
-export function inclusionProof(index: number, leaves: readonly Hash[]): Hash[] {
-  if (!Number.isInteger(index) || index < 0 || index >= leaves.length) {
-    throw new RangeError(`leaf ${index} is not in a tree of ${leaves.length}`)
-  }
-  if (leaves.length === 1) return []
-  const k = split(leaves.length)
-  return index < k
-    ? [...inclusionProof(index, leaves.slice(0, k)), rootHash(leaves.slice(k))]
-    : [...inclusionProof(index - k, leaves.slice(k)), rootHash(leaves.slice(0, k))]
-}
+export const inclusionProof = (index: number, leaves: readonly Hash[]): Hash[] =>
+  merkleTree(leaves).inclusionProof(index)
 
 /** PROOF(m, D[n]): that the first `size` leaves are a prefix of all of them (RFC 6962 §2.1.2). */
-export function consistencyProof(size: number, leaves: readonly Hash[]): Hash[] {
-  if (!Number.isInteger(size) || size < 1 || size > leaves.length) {
-    throw new RangeError(`no consistency proof from ${size} to ${leaves.length}`)
-  }
-  return subproof(size, leaves, true)
-}
-
-function subproof(m: number, leaves: readonly Hash[], complete: boolean): Hash[] {
-  const n = leaves.length
-  if (m === n) return complete ? [] : [rootHash(leaves)]
-  const k = split(n)
-  return m <= k
-    ? [...subproof(m, leaves.slice(0, k), complete), rootHash(leaves.slice(k))]
-    : [...subproof(m - k, leaves.slice(k), false), rootHash(leaves.slice(0, k))]
-}
+export const consistencyProof = (size: number, leaves: readonly Hash[]): Hash[] =>
+  merkleTree(leaves).consistencyProof(size)
 
 const isOdd = (n: number) => n % 2 === 1
 // Not with bitwise operators: they cut numbers to 32 bits, and a chain may outgrow that.

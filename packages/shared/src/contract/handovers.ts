@@ -1,3 +1,4 @@
+import { ZLedgerReceipt } from './ledger'
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
@@ -38,7 +39,12 @@ export const ZHandover = z
   .meta({ id: 'Handover' })
 export type THandover = z.infer<typeof ZHandover>
 
-export const ZHandoverResponse = z.object({ handover: ZHandover, message: z.string().optional() })
+export const ZHandoverResponse = z.object({
+  handover: ZHandover,
+  message: z.string().optional(),
+  /** On a confirmation: the block's place in the newly signed checkpoint (issue 14). */
+  receipt: ZLedgerReceipt.optional(),
+})
 export const ZHandoverListResponse = z.object({ handovers: z.array(ZHandover) })
 
 const optionalText = (max: number) =>

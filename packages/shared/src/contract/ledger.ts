@@ -97,6 +97,29 @@ export const ZInclusionProofResponse = z.object({
   /** The signed checkpoint of that size, whose root the proof leads to. */
   checkpoint: z.string(),
 })
+/** Several audit paths in one tree: the ledger pages check every block they show (at most 500). */
+export const ZInclusionBatchQuery = z.object({
+  size: zCount,
+  indexes: z
+    .string()
+    .regex(/^\d{1,10}(,\d{1,10}){0,499}$/)
+    .transform((list) => list.split(',').map(Number)),
+})
+export const ZInclusionBatchResponse = z.object({
+  size: z.number().int(),
+  checkpoint: z.string(),
+  proofs: z.array(z.object({ index: z.number().int(), leafHash: ZHex32, proof: z.array(ZHex32) })),
+})
+/** What a confirmation's answer carries: the new block's inclusion in the newly signed checkpoint. */
+export const ZLedgerReceipt = z.object({
+  blockId: z.uuid(),
+  index: z.number().int(),
+  size: z.number().int(),
+  leafHash: ZHex32,
+  proof: z.array(ZHex32),
+  checkpoint: z.string(),
+})
+export type TLedgerReceipt = z.infer<typeof ZLedgerReceipt>
 export const ZConsistencyProofResponse = z.object({
   from: z.number().int(),
   to: z.number().int(),

@@ -60,10 +60,14 @@ export function handoversRoutes(handovers: HandoversService) {
         },
       },
       async (request) => {
-        const handover = await handovers.answer(currentUser(request), request.params.id, request.body)
+        const { handover, receipt } = await handovers.answer(
+          currentUser(request),
+          request.params.id,
+          request.body,
+        )
         const message =
           handover.status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected
-        return { handover, message }
+        return { handover, message, receipt }
       },
     )
     app.delete(

@@ -4,6 +4,7 @@ import {
   type TCreateHandoverRequest,
   type THandover,
   type THandoverAnswer,
+  type TLedgerReceipt,
   type TUser,
 } from '@circles/shared'
 import type { AppContext } from '../../context'
@@ -189,29 +190,34 @@ export function createHandoversService(
    * confirmations, a confirmation and a cancel, or a confirmation and a member's removal end in
    * exactly one outcome.
    */
-  async function answer(actor: TUser, id: string, input: THandoverAnswer): Promise<THandover> {
-    const { row, feed } = await ctx.db.transaction(async (tx) => {
+  async function answer(
+    actor: TUser,
+    id: string,
+    input: THandoverAnswer,
+  ): Promise<{ handover: THandover; receipt?: TLedgerReceipt }> {
+    const { row, feed, receipt } = await ctx.db.transaction(async (tx) => {
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
       if (handover.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
       await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
-      const feed = input.status === 'CONFIRMED' ? await confirm(tx, handover, input.receiverComment) : []
+      const confirmed =
+        input.status === 'CONFIRMED' ? await confirm(tx, handover, input.receiverComment) : undefined
       await notify(tx, (await repo.findHandover(tx, id))!, input.status)
-      return { row: handover, feed }
+      return { row: handover, feed: confirmed?.feed ?? [], receipt: confirmed?.receipt }
     })
     const handover = await view(ctx.db, id, actor)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
     announce(row, input.status, feed)
     ctx.nudgeMail()
-    return handover
+    return { handover, receipt }
   }
 
   async function confirm(
     tx: Executor,
     handover: HandoverRow,
     receiverComment: string | null,
-  ): Promise<Notice[]> {
+  ): Promise<{ feed: Notice[]; receipt: TLedgerReceipt }> {
     await ledger.lockCircle(tx, handover.circleId)
     const item = await repo.lockItem(tx, handover.itemId)
     const bothMembers =
@@ -223,7 +229,7 @@ export function createHandoversService(
     const ownership = handover.completeOwnership ? 'COMPLETE' : 'PARTIAL'
     await repo.updateItemHolder(tx, item.id, { ownerId: handover.receiverId, ownership })
     const names = (await repo.findHandover(tx, handover.id))!
-    await ledger.append(tx, {
+    const { receipt } = await ledger.append(tx, {
       kind: 'HANDOVER',
       circleId: handover.circleId,
       handoverId: handover.id,
@@ -238,7 +244,8 @@ export function createHandoversService(
       },
     })
     const parties = [handover.senderId, handover.receiverId]
-    return activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
+    const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
+    return { feed, receipt }
   }
 
   /** The sender withdraws a PENDING request; it disappears from every list. */

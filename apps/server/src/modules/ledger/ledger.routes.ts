@@ -5,6 +5,8 @@ import {
   ZConsistencyProofResponse,
   ZConsistencyQuery,
   ZInclusionProofResponse,
+  ZInclusionBatchQuery,
+  ZInclusionBatchResponse,
   ZInclusionQuery,
   ZLedgerCircleParams,
   ZLedgerKeysResponse,
@@ -93,6 +95,26 @@ export function ledgerLogRoutes(ledger: LedgerService) {
           currentUser(request),
           request.params.circleId,
           request.query.index,
+          request.query.size,
+        ),
+    )
+    app.get(
+      '/:circleId/proof/inclusions',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          params,
+          querystring: ZInclusionBatchQuery,
+          response: { 200: ZInclusionBatchResponse },
+        },
+      },
+      (request) =>
+        ledger.inclusions(
+          currentUser(request),
+          request.params.circleId,
+          request.query.indexes,
           request.query.size,
         ),
     )

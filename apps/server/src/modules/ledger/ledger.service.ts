@@ -8,6 +8,7 @@ import {
   consistencyProof,
   emptyRoot,
   inclusionProof,
+  merkleTree,
   createChainVerifier,
   emptyFrontier,
   type Frontier,
@@ -15,7 +16,13 @@ import {
   GENESIS_PREV_HASH,
   signCheckpoint,
 } from '@circles/ledger'
-import { MESSAGES, type TBlock, type TUser, type TVerificationResult } from '@circles/shared'
+import {
+  MESSAGES,
+  type TBlock,
+  type TLedgerReceipt as LedgerReceipt,
+  type TUser,
+  type TVerificationResult,
+} from '@circles/shared'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
@@ -106,7 +113,10 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
    * first, so appends of one circle run one at a time; unique (circle, height) and (circle, prevHash)
    * stop a fork should anything get past the lock.
    */
-  async function append(tx: Executor, request: AppendRequest): Promise<BlockRow> {
+  async function append(
+    tx: Executor,
+    request: AppendRequest,
+  ): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
     const head = await repo.lockHead(tx, request.circleId)
     const content: BlockContent = {
       v: BLOCK_VERSION,
@@ -124,7 +134,8 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       commitments: request.commitments,
     }
     const hash = blockHash(content)
-    const frontier = appendLeaf(await frontierOf(tx, request.circleId, head), fromHex(hash))
+    const before = await frontierOf(tx, request.circleId, head)
+    const frontier = appendLeaf(before, fromHex(hash))
     const checkpoint = signCheckpoint(
       {
         origin: originOf(request.circleId),
@@ -135,7 +146,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       signer,
     )
     const tree = { frontier: frontier.nodes.map(toHex), checkpoint }
-    return repo.appendBlock(
+    const block = await repo.appendBlock(
       tx,
       {
         circleId: content.circle.id,
@@ -161,6 +172,16 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       },
       tree,
     )
+    // The newest leaf's audit path is the earlier frontier, smallest subtree first (RFC 6962 §2.1.1).
+    const receipt: LedgerReceipt = {
+      blockId: block.id,
+      index: content.height,
+      size: frontier.size,
+      leafHash: hash,
+      proof: before.nodes.toReversed().map(toHex),
+      checkpoint,
+    }
+    return { block, receipt }
   }
 
   /** Takes the circle's append lock now, for a transaction that must lock it before other rows. */
@@ -252,6 +273,24 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     }
   }
 
+  /** The audit paths of several entries in the tree of `size` entries, from one read of the leaves. */
+  async function inclusions(actor: TUser, circleId: string, indexes: number[], size: number) {
+    const current = await sizeOf(actor, circleId)
+    if (size < 1 || size > current || indexes.some((index) => index >= size))
+      throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
+    const leaves = (await repo.leafHashes(ctx.db, circleId, size)).map(fromHex)
+    const tree = merkleTree(leaves)
+    return {
+      size,
+      checkpoint: await checkpointOfSize(circleId, size),
+      proofs: [...new Set(indexes)].map((index) => ({
+        index,
+        leafHash: toHex(leaves[index]!),
+        proof: tree.inclusionProof(index).map(toHex),
+      })),
+    }
+  }
+
   /** RFC 6962 proof that the tree of `from` entries is a prefix of the tree of `to`. */
   async function consistency(actor: TUser, circleId: string, from: number, to: number) {
     const current = await sizeOf(actor, circleId)
@@ -299,6 +338,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     keys,
     checkpoint,
     inclusion,
+    inclusions,
     consistency,
     exportLog,
   }
