@@ -2,12 +2,14 @@
 // Tests find them through process.env (set here, before the workers start): E2E_BASE_URL, E2E_MAIL_DIR.
 // With E2E_PAIR_DATABASE_URL (a PostgreSQL server) it starts two servers on one fresh database instead,
 // as behind a load balancer, and sets E2E_SECOND_BASE_URL: the second person of a two-browser test
-// uses the second server. Returns the teardown, which stops only what this setup started.
+// uses the second server, and sets E2E_DATABASE_URL and E2E_LEDGER_SIGNING_KEY for tests that act as
+// the operator. Returns the teardown, which stops only what this setup started.
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { signerKey } from '../packages/ledger/src/note'
 import { createPairDatabase } from './support/pair-database'
 import { type RunningServer, startServer } from './support/server'
 import { startSmtpSink } from './support/smtp-sink'
@@ -22,9 +24,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const logFile = join(resultsDir, 'server.log')
   const pairServerUrl = process.env.E2E_PAIR_DATABASE_URL
   const database = pairServerUrl ? await createPairDatabase(pairServerUrl) : undefined
-  // Instances behind one load balancer share the database and the session key (docs/operations.md).
+  // Instances behind one load balancer share the database, the session key and the ledger's signing key
+  // (docs/operations.md).
   const env = database
-    ? { DATABASE_URL: database.url, JWT_SECRET: randomBytes(32).toString('hex') }
+    ? {
+        DATABASE_URL: database.url,
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        LEDGER_SIGNING_KEY: signerKey('localhost', randomBytes(32)),
+      }
     : undefined
   const servers: RunningServer[] = []
   const stopAll = async () => {
@@ -54,6 +61,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_BASE_URL = server.baseURL
   process.env.E2E_MAIL_DIR = mailDir
   if (second) process.env.E2E_SECOND_BASE_URL = second.baseURL
+  // For tests that act as the operator, directly on the database (the ledger's rewrite test).
+  if (env) {
+    process.env.E2E_DATABASE_URL = env.DATABASE_URL
+    process.env.E2E_LEDGER_SIGNING_KEY = env.LEDGER_SIGNING_KEY
+  }
 
   return stopAll
 }

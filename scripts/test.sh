@@ -104,7 +104,7 @@ if run_status build npm run build; then
   section "e2e-pair: the two-browser specs against two servers on one PostgreSQL"
   if [ "$pg_ok" -eq 0 ]; then
     E2E_PAIR_DATABASE_URL=$PG_TEST_URL E2E_JSON_REPORT=$file npx --no-install playwright test \
-      -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers
+      -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers ledger-verification
     rc=$?
   else
     echo "error: PostgreSQL is not available; the e2e-pair suite cannot run" >&2

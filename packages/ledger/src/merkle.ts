@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 
 /**
  * The RFC 6962 / RFC 9162 Merkle tree over the ledger's block hashes: leaf = SHA-256(0x00 || bytes),
@@ -25,6 +26,18 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 export const emptyRoot = (): Hash => sha256(new Uint8Array(0))
 export const leafHash = (leaf: Uint8Array): Hash => sha256(concat(LEAF_PREFIX, leaf))
 export const nodeHash = (left: Hash, right: Hash): Hash => sha256(concat(NODE_PREFIX, left, right))
+
+/** A hash in the lowercase hex the API and the database use. */
+export const hashToHex = (hash: Uint8Array): string => bytesToHex(hash)
+
+/** Hex to bytes; text that is not hex gives an empty hash, which no proof check accepts. */
+export function hexToHash(hex: string): Hash {
+  try {
+    return hexToBytes(hex)
+  } catch {
+    return new Uint8Array(0)
+  }
+}
 
 export function equalHashes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false

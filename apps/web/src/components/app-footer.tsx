@@ -27,7 +27,7 @@ export function AppFooter() {
   const { isAuthenticated } = useSession()
 
   return (
-    <footer className="border-t border-border bg-surface">
+    <footer className="border-t border-border bg-surface print:hidden">
       <div className="mx-auto grid w-full max-w-6xl grid-cols-2 gap-x-6 gap-y-8 px-4 py-10 sm:px-6 lg:grid-cols-[2fr_1fr_1fr]">
         <div className="col-span-2 flex flex-col gap-2 lg:col-span-1">
           <p className="inline-flex items-center gap-2 font-semibold text-fg">

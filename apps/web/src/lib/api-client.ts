@@ -24,6 +24,8 @@ export interface RequestOptions {
   skipLogoutOn401?: boolean
   signal?: AbortSignal
   headers?: Record<string, string>
+  /** Answer the body as text, unparsed (e.g. a JSON-lines export). */
+  text?: boolean
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -37,8 +39,7 @@ function lastPathSegment(path: string): string {
   return withoutQuery.split('/').filter(Boolean).pop() ?? ''
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text()
+function parseBody(text: string): unknown {
   if (!text) return undefined
   try {
     return JSON.parse(text) as unknown
@@ -90,7 +91,8 @@ async function request<S extends z.ZodType | undefined>(
     })
   }
 
-  const data = await readBody(response)
+  const text = await response.text()
+  const data = parseBody(text)
   if (!response.ok) {
     const skipLogout = options.skipLogoutOn401 ?? PATHS_WITHOUT_LOGOUT_ON_401.has(path.split('?')[0] ?? '')
     // Without a token there is no session to end; a visitor's 401 is just an error.
@@ -102,6 +104,7 @@ async function request<S extends z.ZodType | undefined>(
     })
   }
 
+  if (options.text) return text as Result<S>
   if (!schema) return data as Result<S>
   const parsed = schema.safeParse(data)
   if (!parsed.success) {
@@ -135,6 +138,9 @@ export const api = {
     schema?: S,
     options?: RequestOptions,
   ) => request('PUT', path, body, schema as S, options),
+  /** GET, answering the body as text. */
+  text: (path: string, options?: RequestOptions) =>
+    request('GET', path, undefined, undefined, { ...options, text: true }) as Promise<string>,
   delete: <S extends z.ZodType | undefined = undefined>(
     path: string,
     body?: unknown,

@@ -44,7 +44,7 @@ export function RootLayout() {
           The banners and the app header stick together, so neither ever covers the other. Pages with a
           sticky header of their own place it at top-(--app-banners-height) (lib/banner-offset.ts).
         */}
-        <div className="sticky top-0 z-30">
+        <div className="sticky top-0 z-30 print:hidden">
           <div ref={banners} data-shell-banners="">
             <StagingBanner />
             <InstallBanner />

@@ -30,13 +30,22 @@ export function BlockStory({ block }: { block: TBlock }) {
   )
 }
 
-export function HashCheck({ block }: { block: TBlock }) {
+/** The block's own hash check, and once the device check passed, its place in the signed log. */
+export function HashCheck({ block, inLog = false }: { block: TBlock; inLog?: boolean }) {
   const { t } = useTranslation('ledger')
   const ok = useHashChecks(block)
   return ok ? (
-    <span className="inline-flex items-center gap-1 text-xs text-success">
-      <ShieldCheck aria-hidden="true" className="size-4" />
-      {t('hashChecks')}
+    <span className="inline-flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-success">
+      <span className="inline-flex items-center gap-1">
+        <ShieldCheck aria-hidden="true" className="size-4" />
+        {t('hashChecks')}
+      </span>
+      {inLog ? (
+        <span className="inline-flex items-center gap-1">
+          <ShieldCheck aria-hidden="true" className="size-4" />
+          {t('device.inLog')}
+        </span>
+      ) : null}
     </span>
   ) : (
     <span className="inline-flex items-center gap-1 text-xs font-medium text-danger">
@@ -46,7 +55,7 @@ export function HashCheck({ block }: { block: TBlock }) {
   )
 }
 
-export function BlockCard({ block }: { block: TBlock }) {
+export function BlockCard({ block, inLog = false }: { block: TBlock; inLog?: boolean }) {
   const { t, i18n } = useTranslation('ledger')
   const { content } = block
   const language = i18n.resolvedLanguage ?? i18n.language
@@ -94,7 +103,7 @@ export function BlockCard({ block }: { block: TBlock }) {
           <span className="inline-flex items-center gap-1">
             {t('prevHash')} <Hash hash={content.prevHash} label={t('prevHash')} />
           </span>
-          <HashCheck block={block} />
+          <HashCheck block={block} inLog={inLog} />
         </div>
       </div>
     </li>

@@ -1,18 +1,23 @@
-import { ArrowLeft } from 'lucide-react'
+import { ArrowLeft, Award } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
+import { buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlock } from '../api/blocks'
 import { BlockStory, formatBlockTime, HashCheck } from '../components/block-card'
+import { VerificationStatus } from '../components/verification-status'
+import { useLedgerVerification } from '../verify/use-ledger-verification'
 
 /** /blockchain/:id: one block with every field it hashes, in full. */
 export function BlockPage() {
   const { id = '' } = useParams()
   const { t, i18n } = useTranslation('ledger')
   const block = useBlock(id)
+  const checks = useLedgerVerification(block.data ? [block.data] : undefined)
+  const inLog = checks[0]?.result?.state === 'verified'
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(t('block.documentTitle'))
 
@@ -63,8 +68,9 @@ export function BlockPage() {
             {t('blockNumber', { height: content.height })}
           </h1>
           <BlockStory block={block.data} />
-          <HashCheck block={block.data} />
+          <HashCheck block={block.data} inLog={inLog} />
         </div>
+        <VerificationStatus checks={checks} />
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-border bg-surface p-5 text-sm shadow-sm sm:grid-cols-[auto_1fr]">
           {rows.map(([label, value]) => (
             <div key={label} className="contents">
@@ -81,7 +87,18 @@ export function BlockPage() {
       id="main-content"
       className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
     >
-      {back}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        {back}
+        {block.data ? (
+          <Link
+            to={`/blockchain/${block.data.id}/certificate`}
+            className={buttonClasses({ variant: 'secondary', size: 'sm' })}
+          >
+            <Award aria-hidden="true" className="size-4" />
+            {t('certificate.link')}
+          </Link>
+        ) : null}
+      </div>
       {body}
     </main>
   )

@@ -1,5 +1,6 @@
 import type { TBlock, TVerificationResult } from '@circles/shared'
-import { ShieldCheck } from 'lucide-react'
+import { Download, ShieldCheck } from 'lucide-react'
+import { useMutation } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
@@ -10,7 +11,10 @@ import { Spinner } from '@/components/ui/spinner'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlocks, useVerifyCircle } from '../api/blocks'
+import { downloadExport } from '../api/log'
 import { BlockCard } from '../components/block-card'
+import { VerificationStatus } from '../components/verification-status'
+import { useLedgerVerification } from '../verify/use-ledger-verification'
 
 /** The distinct circles or items the loaded blocks name, for the filters. */
 function choices(blocks: TBlock[], pick: (block: TBlock) => { id: string; name: string }) {
@@ -59,6 +63,9 @@ export function LedgerPage() {
   const { t } = useTranslation('ledger')
   const blocks = useBlocks({ circleId, itemId })
   const verify = useVerifyCircle()
+  const exported = useMutation({ mutationFn: downloadExport })
+  const checks = useLedgerVerification(blocks.data, circleId)
+  const inLog = new Set(checks.flatMap((c) => (c.result?.state === 'verified' ? c.result.blockIds : [])))
   const [circleFilter, setCircleFilter] = useState(circleId ?? '')
   const [itemFilter, setItemFilter] = useState(itemId ?? '')
   useDocumentTitle(t('documentTitle'))
@@ -83,6 +90,7 @@ export function LedgerPage() {
         <p className="text-fg-muted">{t('intro')}</p>
       </div>
 
+      <VerificationStatus checks={checks} />
       {blocks.isPending ? (
         <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
           <Spinner size="lg" label={t('loading')} />
@@ -131,13 +139,22 @@ export function LedgerPage() {
             >
               {t('verify.button')}
             </Button>
+            <Button
+              variant="secondary"
+              icon={<Download aria-hidden="true" />}
+              disabled={!toVerify || exported.isPending}
+              onClick={() => exported.mutate(toVerify)}
+            >
+              {t('exportButton')}
+            </Button>
           </div>
+          {exported.isError ? <Alert tone="error">{t('exportFailed')}</Alert> : null}
           {!toVerify ? <p className="text-sm text-fg-muted">{t('verify.chooseCircle')}</p> : null}
           {verify.isError ? <Alert tone="error">{translateServerError(verify.error.message)}</Alert> : null}
           {verify.data ? <VerificationResult result={verify.data} /> : null}
           <ul className="flex flex-col gap-3">
             {shown.map((block) => (
-              <BlockCard key={block.id} block={block} />
+              <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
             ))}
           </ul>
         </>

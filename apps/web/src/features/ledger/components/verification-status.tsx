@@ -1,0 +1,119 @@
+import { Download, RotateCw, ShieldCheck } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
+import { saveFile } from '../api/log'
+import type { CircleCheck } from '../verify/use-ledger-verification'
+import type { CircleVerification } from '../verify/verify-circle'
+import { formatBlockTime } from './block-card'
+
+type Alarm = Extract<CircleVerification, { state: 'alarm' }>
+
+function downloadEvidence(alarm: Alarm) {
+  const stamp = alarm.evidence.detectedAt.replaceAll(':', '-')
+  saveFile(
+    `circles-evidence-${alarm.circleId}-${stamp}.json`,
+    `${JSON.stringify(alarm.evidence, null, 2)}\n`,
+    'application/json',
+  )
+}
+
+function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
+  const { t } = useTranslation('ledger')
+  const height = alarm.evidence.block?.height
+  return (
+    <Alert
+      tone="error"
+      title={t('device.alarmTitle')}
+      action={
+        <Button
+          size="sm"
+          variant="secondary"
+          icon={<Download aria-hidden="true" />}
+          onClick={() => downloadEvidence(alarm)}
+        >
+          {t('device.downloadEvidence')}
+        </Button>
+      }
+    >
+      <p>{t(`device.reason.${alarm.reason}`, { circle, seen: alarm.seenSize, size: alarm.size, height })}</p>
+      <p className="mt-1 text-fg-muted">{t('device.alarmAdvice')}</p>
+    </Alert>
+  )
+}
+
+/**
+ * What this device found when it checked the ledger it shows (issue 14): 'verified on this device' with
+ * the checkpoint's size and time, the 'history was rewritten' alarm with its evidence, or that the check
+ * could not run.
+ */
+export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
+  const { t, i18n } = useTranslation('ledger')
+  const language = i18n.resolvedLanguage ?? i18n.language
+  if (checks.length === 0) return null
+  const named = (check: CircleCheck) => check.circleName || t('device.thisCircle')
+  const alarms = checks.flatMap((c) =>
+    c.result?.state === 'alarm' ? [{ alarm: c.result, circle: named(c) }] : [],
+  )
+  const failed = checks.filter((c) => c.status === 'error')
+  const verified = checks.flatMap((c) =>
+    c.result?.state === 'verified' ? [{ check: c, result: c.result }] : [],
+  )
+  const pending = checks.some((c) => c.status === 'pending')
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="ledger-device-check">
+      {alarms.map(({ alarm, circle }) => (
+        <AlarmNotice key={alarm.circleId} alarm={alarm} circle={circle} />
+      ))}
+      {failed.length > 0 ? (
+        <Alert
+          tone="warning"
+          title={t('device.failedTitle')}
+          action={
+            <Button
+              size="sm"
+              variant="secondary"
+              icon={<RotateCw aria-hidden="true" />}
+              onClick={() => failed.forEach((c) => c.retry())}
+            >
+              {t('device.retry')}
+            </Button>
+          }
+        >
+          {t('device.failedBody')}
+        </Alert>
+      ) : null}
+      {pending ? (
+        <p role="status" className="flex items-center gap-2 text-sm text-fg-muted">
+          <Spinner size="sm" />
+          {t('device.checking')}
+        </p>
+      ) : null}
+      {verified.length > 0 && alarms.length === 0 ? (
+        <div
+          role="status"
+          className="flex gap-3 rounded-md border border-success/25 bg-success-soft px-4 py-3 text-sm"
+        >
+          <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
+          <div className="flex min-w-0 flex-col gap-1">
+            <p className="font-semibold">{t('device.verified')}</p>
+            <ul className="flex flex-col gap-0.5">
+              {verified.map(({ check, result }) => (
+                <li key={check.circleId}>
+                  {t('device.checkpoint', {
+                    count: result.size,
+                    circle: named(check),
+                    time: formatBlockTime(result.verifiedAt, language),
+                  })}
+                </li>
+              ))}
+            </ul>
+            <p className="text-fg-muted">{t('device.verifiedBody')}</p>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,127 @@
+import { parseNote } from '@circles/ledger'
+import { ArrowLeft, Printer } from 'lucide-react'
+import { QRCodeSVG } from 'qrcode.react'
+import { useTranslation } from 'react-i18next'
+import { Link, useParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Logo } from '@/components/ui/logo'
+import { Spinner } from '@/components/ui/spinner'
+import { translateServerError } from '@/lib/server-errors'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { useBlock } from '../api/blocks'
+import { BlockStory, formatBlockTime } from '../components/block-card'
+import { VerificationStatus } from '../components/verification-status'
+import { useLedgerVerification } from '../verify/use-ledger-verification'
+
+/** Who signed a checkpoint note: the names on its signature lines. */
+function signers(note: string): string {
+  try {
+    return [...new Set(parseNote(note).signatures.map((s) => s.name))].join(', ')
+  } catch {
+    return '–'
+  }
+}
+
+/**
+ * /blockchain/:id/certificate: a printable handover certificate (issue 14) with the item, the parties,
+ * the date, the block hash, the signed checkpoint this device proved the block in, and a QR code
+ * linking to the block's page. Printing uses the print stylesheet: only this card, black on white.
+ */
+export function CertificatePage() {
+  const { id = '' } = useParams()
+  const { t, i18n } = useTranslation('ledger')
+  const block = useBlock(id)
+  const checks = useLedgerVerification(block.data ? [block.data] : undefined)
+  const verified = checks[0]?.result?.state === 'verified' ? checks[0].result : undefined
+  const language = i18n.resolvedLanguage ?? i18n.language
+  useDocumentTitle(t('certificate.documentTitle'))
+
+  let body
+  if (block.isPending) body = <Spinner size="lg" label={t('loading')} />
+  else if (block.isError)
+    body = (
+      <Alert tone="error" title={t('loadFailed')}>
+        {translateServerError(block.error.message)}
+      </Alert>
+    )
+  else {
+    const { content, hash } = block.data
+    const link = `${window.location.origin}/blockchain/${block.data.id}`
+    const rows: [string, React.ReactNode][] = [
+      [t('certificate.item'), content.item.name],
+      [t('certificate.from'), content.from.name],
+      [t('certificate.to'), content.to.name],
+      [t('certificate.date'), <time dateTime={content.time}>{formatBlockTime(content.time, language)}</time>],
+      [t('certificate.circle'), content.circle.name],
+      [
+        t('certificate.block'),
+        `${t('blockNumber', { height: content.height })} · ${t(content.ownership === 'COMPLETE' ? 'complete' : 'partial')}`,
+      ],
+      [t('certificate.blockHash'), <code className="font-mono text-xs break-all">{hash}</code>],
+    ]
+    if (verified) {
+      rows.push(
+        [t('certificate.checkpoint'), t('certificate.checkpointSize', { count: verified.size })],
+        [t('certificate.root'), <code className="font-mono text-xs break-all">{verified.rootHash}</code>],
+        [t('certificate.signedBy'), signers(verified.note)],
+      )
+    }
+    body = (
+      <article className="flex flex-col gap-6 rounded-xl border border-border bg-surface p-6 shadow-sm sm:p-10 print:rounded-none print:border-0 print:p-0 print:shadow-none">
+        <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between print:flex-row print:items-start print:justify-between">
+          <div className="flex min-w-0 flex-1 flex-col gap-2">
+            <Logo />
+            <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('certificate.title')}</h1>
+            <p className="text-fg-muted">{t('certificate.intro', { circle: content.circle.name })}</p>
+          </div>
+          <figure className="flex shrink-0 flex-col items-center gap-1.5 self-start">
+            <QRCodeSVG value={link} size={128} level="M" marginSize={2} title={t('certificate.qr')} />
+            <figcaption className="max-w-40 text-center text-xs text-fg-muted">
+              {t('certificate.qr')}
+            </figcaption>
+          </figure>
+        </header>
+        <BlockStory block={block.data} />
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr] print:grid-cols-[auto_1fr]">
+          {rows.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-fg-muted">{label}</dt>
+              <dd className="min-w-0">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {verified ? (
+          <pre className="overflow-x-auto rounded-md bg-surface-2 p-3 font-mono text-[11px] leading-relaxed whitespace-pre-wrap break-all print:bg-transparent print:p-0">
+            {verified.note}
+          </pre>
+        ) : null}
+        <VerificationStatus checks={checks} />
+        <p className="text-xs text-fg-muted">{t('certificate.verifyHint')}</p>
+      </article>
+    )
+  }
+
+  return (
+    <main
+      id="main-content"
+      className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 print:max-w-none print:p-0"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2 print:hidden">
+        <Link
+          to={`/blockchain/${id}`}
+          className="-ms-2 inline-flex h-11 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-fg-muted hover:bg-surface-2 hover:text-fg sm:h-9"
+        >
+          <ArrowLeft aria-hidden="true" className="size-4 rtl:rotate-180" />
+          {t('certificate.back')}
+        </Link>
+        {block.data ? (
+          <Button icon={<Printer aria-hidden="true" />} onClick={() => window.print()}>
+            {t('certificate.print')}
+          </Button>
+        ) : null}
+      </div>
+      {body}
+    </main>
+  )
+}

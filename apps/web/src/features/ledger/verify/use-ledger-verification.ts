@@ -1,0 +1,64 @@
+import type { TBlock } from '@circles/shared'
+import { useQueries, useQuery } from '@tanstack/react-query'
+import { logApi } from '../api/log'
+import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
+import { type CircleVerification, verifyCircle } from './verify-circle'
+
+export interface CircleCheck {
+  circleId: string
+  circleName: string
+  /** Pending while checking; an error when the server could not be asked (not evidence of anything). */
+  status: 'pending' | 'error' | 'done'
+  result?: CircleVerification
+  retry: () => void
+}
+
+/**
+ * Checks every circle a ledger page shows, on this device (issue 14): each circle's newest signed
+ * checkpoint against the one this device remembered, and every shown block's place in it. `circleId`
+ * names a circle to check even when it shows no block (a log emptied by a rollback is caught too).
+ */
+export function useLedgerVerification(
+  blocks: readonly TBlock[] | undefined,
+  circleId?: string,
+): CircleCheck[] {
+  const keys = useQuery({ queryKey: ['ledger', 'keys'], queryFn: logApi.keys, staleTime: Infinity })
+  const circles = new Map<string, { name: string; blocks: TBlock[] }>()
+  if (circleId && blocks) circles.set(circleId, { name: '', blocks: [] })
+  for (const block of blocks ?? []) {
+    const entry = circles.get(block.content.circle.id) ?? { name: '', blocks: [] }
+    entry.name = block.content.circle.name
+    entry.blocks.push(block)
+    circles.set(block.content.circle.id, entry)
+  }
+  const entries = [...circles]
+  const results = useQueries({
+    queries: entries.map(([id, { blocks: shown }]) => ({
+      // The shown blocks are part of the key: a new block (a live update) is checked again.
+      queryKey: ['ledger', 'verification', id, shown.map((b) => b.hash).join(',')],
+      queryFn: () =>
+        verifyCircle(id, shown, {
+          keys: keys.data!,
+          checkpoint: logApi.checkpoint,
+          consistency: logApi.consistency,
+          inclusions: logApi.inclusions,
+          remembered: rememberedCheckpoint,
+          remember: rememberCheckpoint,
+        }),
+      enabled: keys.isSuccess,
+      staleTime: Infinity,
+      retry: 1,
+    })),
+  })
+  return entries.map(([id, { name }], i) => {
+    const query = results[i]!
+    const failed = keys.isError || query.isError
+    return {
+      circleId: id,
+      circleName: name,
+      status: failed ? 'error' : query.data ? 'done' : 'pending',
+      result: query.data,
+      retry: () => void (keys.isError ? keys.refetch() : query.refetch()),
+    }
+  })
+}

@@ -1,0 +1,129 @@
+import {
+  blockHash,
+  GENESIS_PREV_HASH,
+  hashToHex,
+  hexToHash,
+  merkleTree,
+  publicKeyOf,
+  signCheckpoint,
+  verifierKey,
+  type BlockContent,
+} from '@circles/ledger'
+import { describe, expect, it } from 'vitest'
+import { type RememberedCheckpoint, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
+
+const CIRCLE = '0b7d3c1e-5f0a-4c1e-9a55-2f1d8e9c7a10'
+const signer = { name: 'circles.example', seed: new Uint8Array(32).fill(7) }
+const KEYS = [verifierKey(signer.name, publicKeyOf(signer.seed))]
+
+function content(height: number, prevHash: string, to = 'Ben'): BlockContent {
+  return {
+    v: 1,
+    kind: 'HANDOVER',
+    circle: { id: CIRCLE, name: 'Linden Street' },
+    height,
+    prevHash,
+    first: height === 0,
+    time: `2026-11-0${1 + (height % 9)}T10:00:00.000Z`,
+    handoverId: null,
+    item: { id: `item-${height}`, name: `Thing ${height}` },
+    from: { id: 'ida', name: 'Ida' },
+    to: { id: to.toLowerCase(), name: to },
+    ownership: 'COMPLETE',
+    commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
+  }
+}
+
+/** A server's log of `size` blocks; `rewrite` replaces the content of one height (and re-signs). */
+function log(size: number, rewrite?: { height: number; to: string }) {
+  const blocks: ShownBlock[] = []
+  for (let h = 0; h < size; h++) {
+    const prev = h === 0 ? GENESIS_PREV_HASH : blocks[h - 1]!.hash
+    const c = content(h, prev, rewrite?.height === h ? rewrite.to : 'Ben')
+    blocks.push({ id: `block-${h}`, hash: blockHash(c), content: c })
+  }
+  const tree = merkleTree(blocks.map((b) => hexToHash(b.hash)))
+  const note = (n: number) =>
+    signCheckpoint(
+      { origin: `circles.example/circle/${CIRCLE}`, size: n, rootHash: tree.root(n), extensions: [] },
+      signer,
+    )
+  return { blocks, tree, note }
+}
+
+/** The device's memory and the server's answers, for the log `server`. */
+function device(server: ReturnType<typeof log>, memory = new Map<string, RememberedCheckpoint>()) {
+  const size = server.blocks.length
+  const deps: VerifyDeps = {
+    keys: KEYS,
+    checkpoint: async () => server.note(size),
+    consistency: async (_c, from, to) => ({ proof: server.tree.consistencyProof(from, to).map(hashToHex) }),
+    inclusions: async (_c, indexes, n) => ({
+      proofs: indexes.map((index) => ({ index, proof: server.tree.inclusionProof(index, n).map(hashToHex) })),
+    }),
+    remembered: async (id) => memory.get(id),
+    remember: async (c) => void memory.set(c.circleId, c),
+  }
+  return { deps, memory }
+}
+
+describe('verifying a circle on this device', () => {
+  it('verifies a first visit and a grown log, remembering the newest checkpoint', async () => {
+    const first = device(log(5))
+    const result = await verifyCircle(CIRCLE, log(5).blocks, first.deps)
+    expect(result).toMatchObject({ state: 'verified', size: 5 })
+    expect(first.memory.get(CIRCLE)?.size).toBe(5)
+
+    const later = device(log(9), first.memory)
+    expect(await verifyCircle(CIRCLE, log(9).blocks.slice(6), later.deps)).toMatchObject({
+      state: 'verified',
+      size: 9,
+    })
+    expect(later.memory.get(CIRCLE)?.size).toBe(9)
+  })
+
+  it('raises the alarm on a rewritten history, keeping both signed checkpoints as evidence', async () => {
+    const { memory } = device(log(6))
+    await verifyCircle(CIRCLE, [], device(log(6), memory).deps)
+    const seen = memory.get(CIRCLE)!
+
+    // Same size, another root: the operator rewrote block 4 and re-signed.
+    const forked = log(6, { height: 4, to: 'Mallory' })
+    const fork = await verifyCircle(CIRCLE, forked.blocks, device(forked, memory).deps)
+    expect(fork).toMatchObject({ state: 'alarm', reason: 'fork' })
+    if (fork.state !== 'alarm') throw new Error('unreachable')
+    expect(fork.evidence.remembered?.note).toBe(seen.note)
+    expect(fork.evidence.received).toBe(forked.note(6))
+    expect(memory.get(CIRCLE)).toEqual(seen)
+
+    // Grown after a rewrite: the consistency proof cannot hold.
+    const grown = log(8, { height: 2, to: 'Mallory' })
+    expect(await verifyCircle(CIRCLE, [], device(grown, memory).deps)).toMatchObject({
+      reason: 'consistency',
+    })
+    // Shrunk: a rollback.
+    expect(await verifyCircle(CIRCLE, [], device(log(4), memory).deps)).toMatchObject({ reason: 'rollback' })
+    expect(memory.get(CIRCLE)).toEqual(seen)
+  })
+
+  it('refuses a bad signature, a block not in the tree and a block whose content was changed', async () => {
+    const server = log(4)
+    const unsigned = device(server)
+    unsigned.deps.checkpoint = async () => server.note(4).replace(/— .*$/m, '— circles.example AAAAAAAA')
+    expect(await verifyCircle(CIRCLE, [], unsigned.deps)).toMatchObject({ reason: 'signature' })
+
+    const other = device(server)
+    other.deps.keys = [verifierKey('circles.example', publicKeyOf(new Uint8Array(32).fill(9)))]
+    expect(await verifyCircle(CIRCLE, [], other.deps)).toMatchObject({ reason: 'signature' })
+
+    // A block the server shows but never logged: its hash is not in the signed tree.
+    const stray = log(4, { height: 3, to: 'Mallory' }).blocks[3]!
+    expect(await verifyCircle(CIRCLE, [stray], device(server).deps)).toMatchObject({ reason: 'inclusion' })
+
+    const edited = {
+      ...server.blocks[1]!,
+      content: { ...server.blocks[1]!.content, to: { id: 'x', name: 'X' } },
+    }
+    expect(await verifyCircle(CIRCLE, [edited], device(server).deps)).toMatchObject({ reason: 'hash' })
+  })
+})

@@ -1,0 +1,194 @@
+import {
+  blockHash,
+  hashToHex,
+  hexToHash,
+  openCheckpoint,
+  parseVerifierKey,
+  verifyConsistency,
+  verifyInclusion,
+  type BlockContent,
+  type Checkpoint,
+  type NoteKey,
+} from '@circles/ledger'
+
+/** What this device remembers of a circle's log: the newest checkpoint it verified (IndexedDB). */
+export interface RememberedCheckpoint {
+  circleId: string
+  note: string
+  size: number
+  rootHash: string
+  verifiedAt: string
+}
+
+/** How the server's log can break a promise it signed; each raises the 'history was rewritten' alarm. */
+export type AlarmReason = 'signature' | 'rollback' | 'fork' | 'consistency' | 'inclusion' | 'hash'
+
+export interface Evidence {
+  kind: 'circles-ledger-evidence'
+  version: 1
+  circleId: string
+  reason: AlarmReason
+  detectedAt: string
+  /** The verifier keys the server published. */
+  keys: string[]
+  /** The checkpoint this device had verified before. */
+  remembered: RememberedCheckpoint | null
+  /** The signed checkpoint the server gave now. */
+  received: string
+  /** The proof that failed, as the server sent it. */
+  proof?: unknown
+  /** The block whose content or inclusion did not check out. */
+  block?: { id: string; height: number; hash: string; content: BlockContent }
+}
+
+export type CircleVerification =
+  | {
+      state: 'verified'
+      circleId: string
+      size: number
+      verifiedAt: string
+      blockIds: string[]
+      /** The checkpoint the shown blocks were proven against: the signed note and its root (hex). */
+      note: string
+      rootHash: string
+    }
+  | {
+      state: 'alarm'
+      circleId: string
+      reason: AlarmReason
+      /** The size this device saw before, and the size of the checkpoint received now, when known. */
+      seenSize: number | null
+      size: number | null
+      evidence: Evidence
+    }
+
+export interface ShownBlock {
+  id: string
+  hash: string
+  content: BlockContent
+}
+
+/** The server calls and the device's memory the check needs (injected, so tests run without either). */
+export interface VerifyDeps {
+  keys: string[]
+  checkpoint(circleId: string): Promise<string>
+  consistency(circleId: string, from: number, to: number): Promise<{ proof: string[] }>
+  inclusions(
+    circleId: string,
+    indexes: number[],
+    size: number,
+  ): Promise<{ proofs: { index: number; proof: string[] }[] }>
+  remembered(circleId: string): Promise<RememberedCheckpoint | undefined>
+  remember(checkpoint: RememberedCheckpoint): Promise<void>
+  now?: () => Date
+}
+
+const PROOFS_PER_CALL = 500
+
+/**
+ * Checks a circle's log on this device (issue 14): the newest checkpoint's signature and origin, that it
+ * extends the checkpoint this device saw last (no rollback, no fork), that every shown block hashes to
+ * its recorded hash and sits in the signed tree. Only then is the new checkpoint remembered. A broken
+ * promise answers an alarm with the evidence; a failing call throws (that is not proof of anything).
+ */
+export async function verifyCircle(
+  circleId: string,
+  blocks: readonly ShownBlock[],
+  deps: VerifyDeps,
+): Promise<CircleVerification> {
+  const now = () => (deps.now ?? (() => new Date()))()
+  const known: NoteKey[] = deps.keys.map(parseVerifierKey)
+  const received = await deps.checkpoint(circleId)
+  const remembered = (await deps.remembered(circleId)) ?? null
+  let checkpoint: Checkpoint | undefined
+  const alarm = (reason: AlarmReason, extra: Pick<Evidence, 'proof' | 'block'> = {}): CircleVerification => ({
+    state: 'alarm',
+    circleId,
+    reason,
+    seenSize: remembered?.size ?? null,
+    size: checkpoint?.size ?? null,
+    evidence: {
+      kind: 'circles-ledger-evidence',
+      version: 1,
+      circleId,
+      reason,
+      detectedAt: now().toISOString(),
+      keys: deps.keys,
+      remembered,
+      received,
+      ...extra,
+    },
+  })
+
+  try {
+    checkpoint = openCheckpoint(received, known).checkpoint
+  } catch {
+    return alarm('signature')
+  }
+  if (!checkpoint.origin.endsWith(`/circle/${circleId}`)) return alarm('signature')
+  const root = hashToHex(checkpoint.rootHash)
+
+  if (remembered) {
+    if (remembered.size > checkpoint.size) return alarm('rollback')
+    if (remembered.size === checkpoint.size && remembered.rootHash !== root) return alarm('fork')
+    if (remembered.size > 0 && remembered.size < checkpoint.size) {
+      const answer = await deps.consistency(circleId, remembered.size, checkpoint.size)
+      const proof = { type: 'consistency', from: remembered.size, to: checkpoint.size, ...answer }
+      const holds = verifyConsistency(
+        remembered.size,
+        checkpoint.size,
+        hexToHash(remembered.rootHash),
+        checkpoint.rootHash,
+        answer.proof.map(hexToHash),
+      )
+      if (!holds) return alarm('consistency', { proof })
+    }
+  }
+
+  for (const block of blocks) {
+    const described = { id: block.id, height: block.content.height, hash: block.hash, content: block.content }
+    if (blockHash(block.content) !== block.hash) return alarm('hash', { block: described })
+    if (block.content.height >= checkpoint.size) return alarm('inclusion', { block: described })
+  }
+  for (let start = 0; start < blocks.length; start += PROOFS_PER_CALL) {
+    const page = blocks.slice(start, start + PROOFS_PER_CALL)
+    const answer = await deps.inclusions(
+      circleId,
+      page.map((b) => b.content.height),
+      checkpoint.size,
+    )
+    const proofs = new Map(answer.proofs.map((p) => [p.index, p.proof]))
+    for (const block of page) {
+      const { height } = block.content
+      const proof = proofs.get(height) ?? []
+      // Our own hash of the content, never the server's leaf hash.
+      const holds = verifyInclusion(
+        height,
+        checkpoint.size,
+        hexToHash(block.hash),
+        proof.map(hexToHash),
+        checkpoint.rootHash,
+      )
+      if (!holds) {
+        return alarm('inclusion', {
+          proof: { type: 'inclusion', index: height, size: checkpoint.size, proof },
+          block: { id: block.id, height, hash: block.hash, content: block.content },
+        })
+      }
+    }
+  }
+
+  const verifiedAt = now().toISOString()
+  if (!remembered || checkpoint.size >= remembered.size) {
+    await deps.remember({ circleId, note: received, size: checkpoint.size, rootHash: root, verifiedAt })
+  }
+  return {
+    state: 'verified',
+    circleId,
+    size: checkpoint.size,
+    verifiedAt,
+    blockIds: blocks.map((b) => b.id),
+    note: received,
+    rootHash: root,
+  }
+}

@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises'
+import type { APIRequestContext, Page } from '@playwright/test'
+import pg from 'pg'
+import { main as verifyCommand } from '../../packages/ledger/src/cli'
+import { expect, test } from '../support/fixtures'
+import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
+import { createCircle, createSignedInUser, joinCircle, type Session, signInAs } from './circles-support'
+import { createItem, requestHandover } from './handovers-support'
+import { rewriteHistory } from './ledger-operator'
+
+// The ledger members verify without trusting the server (issue 14), in Chromium against the real server:
+// the device check on every ledger page, the export checked by the command-line verifier, the printable
+// certificate, and the alarm when the operator rewrites and re-signs history in PostgreSQL.
+
+const auth = (session: Session) => ({ Authorization: `Bearer ${session.token}` })
+
+/** `count` items Ida hands to Ben, each accepted: `count` blocks. */
+async function handOverItems(
+  request: APIRequestContext,
+  ida: Session,
+  ben: Session,
+  circleId: string,
+  count: number,
+) {
+  for (let i = 0; i < count; i++) {
+    const itemId = await createItem(request, ida, circleId, { name: `Ladder ${i + 1}` })
+    const id = await requestHandover(request, ida, { itemId, receiverId: ben.user.id })
+    const answer = await request.put(`/api/handovers/${id}/status`, {
+      data: { status: 'CONFIRMED' },
+      headers: auth(ben),
+    })
+    expect(answer.status(), await answer.text()).toBe(200)
+  }
+}
+
+async function circleWithBlocks(request: APIRequestContext, label: string, count: number) {
+  const ida = await createSignedInUser(request, `${label}-ida`, 'Ida Owner')
+  const ben = await createSignedInUser(request, `${label}-ben`, 'Ben Neighbour')
+  const circleId = await createCircle(request, ida, { name: 'Linden Street' })
+  await joinCircle(request, circleId, ida, ben)
+  await handOverItems(request, ida, ben, circleId, count)
+  return { ida, ben, circleId }
+}
+
+const deviceCheck = (page: Page) => page.getByTestId('ledger-device-check')
+
+test('a member sees each ledger page verified on this device, and the export passes the command line', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.setTimeout(120_000)
+  const { ida, ben, circleId } = await circleWithBlocks(request, 'ledger-verify', 2)
+  await signInAs(page, ben)
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
+  await expect(
+    deviceCheck(page).getByText(/Linden Street: signed checkpoint of 2 blocks, checked/),
+  ).toBeVisible()
+  await expect(page.getByText('In the signed log')).toHaveCount(2)
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'ledger-verified-en-1280')
+
+  // The log grows; the next visit proves it only grew since.
+  await handOverItems(request, ida, ben, circleId, 1)
+  await page.reload()
+  await expect(deviceCheck(page).getByText(/signed checkpoint of 3 blocks/)).toBeVisible()
+  await expect(page.getByText('In the signed log')).toHaveCount(3)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'ledger-verified-en-390')
+
+  // The export, checked offline by the command-line verifier.
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download export' }).click()
+  const file = await (await download).path()
+  let printed = ''
+  expect(await verifyCommand(['verify', file], (text) => void (printed += text))).toBe(0)
+  expect(JSON.parse(printed)).toMatchObject({ valid: true, blockCount: 3, checkpoint: { size: 3 } })
+
+  await useGerman(page)
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(deviceCheck(page).getByText('Auf diesem Gerät geprüft')).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'ledger-verified-de-390')
+})
+
+test('a confirmed block prints as a certificate with its checkpoint and a QR code to the block', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.setTimeout(90_000)
+  const { ben, circleId } = await circleWithBlocks(request, 'ledger-certificate', 1)
+  await signInAs(page, ben)
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await page.getByRole('link', { name: 'Block #0' }).click()
+  await expect(page.getByText('In the signed log')).toBeVisible()
+  await page.getByRole('link', { name: 'Certificate' }).click()
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Handover certificate' })).toBeVisible()
+  await expect(page.getByText('Verified on this device')).toBeVisible()
+  const article = page.locator('article')
+  await expect(article.getByText('Ladder 1', { exact: true })).toBeVisible()
+  await expect(article.getByText('1 block', { exact: true })).toBeVisible()
+  await expect(article.locator('pre')).toContainText(`/circle/${circleId}\n1\n`)
+  await expect(article.getByRole('img', { name: 'Scan to open this block in Circles' })).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'certificate-en-1280')
+
+  // Printed: only the certificate, no app chrome; the PDF renders.
+  await page.emulateMedia({ media: 'print' })
+  await expect(page.getByRole('button', { name: 'Print certificate' })).toBeHidden()
+  await expect(page.getByRole('banner')).toBeHidden()
+  await screenshotScreen(page, 'certificate-print-en-1280')
+  const pdf = await page.pdf({ format: 'A4' })
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
+  expect(pdf.length).toBeGreaterThan(10_000)
+  await page.emulateMedia({ media: 'screen' })
+
+  await page.setViewportSize({ width: 390, height: 844 })
+  await useGerman(page)
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1, name: 'Übergabeurkunde' })).toBeVisible()
+  await expect(page.getByText('Auf diesem Gerät geprüft')).toBeVisible()
+  await screenshotScreen(page, 'certificate-de-390')
+})
+
+test('a device that cannot reach the server says so and checks again on request', async ({
+  page,
+  request,
+}) => {
+  const { ben, circleId } = await circleWithBlocks(request, 'ledger-offline', 1)
+  await signInAs(page, ben)
+  // The network drops for the checkpoint call, twice (the first try and its one retry).
+  let dropped = 0
+  await page.route('**/api/ledger/*/checkpoint', (route) =>
+    dropped++ < 2 ? route.abort('failed') : route.fallback(),
+  )
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(page.getByText('The ledger could not be checked on this device')).toBeVisible()
+  await expect(page.getByText('History was rewritten')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Check again' }).click()
+  await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
+})
+
+test('the operator rewrites and re-signs history in PostgreSQL: a browser that saw it raises the alarm', async ({
+  page,
+  request,
+  axe,
+}) => {
+  const databaseUrl = process.env.E2E_DATABASE_URL
+  const signingKey = process.env.E2E_LEDGER_SIGNING_KEY
+  test.skip(
+    !databaseUrl || !signingKey,
+    'needs the PostgreSQL run (e2e-pair): the operator edits the database',
+  )
+  test.setTimeout(90_000)
+  const { ben, circleId } = await circleWithBlocks(request, 'ledger-rewrite', 3)
+  await signInAs(page, ben)
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(deviceCheck(page).getByText(/signed checkpoint of 3 blocks/)).toBeVisible()
+
+  // Block #0 now says Ida gave the ladder to Mallory; every later hash, the tree and every checkpoint are
+  // recomputed and signed again with the server's own key, so the server's chain check still passes.
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await rewriteHistory(client, circleId, signingKey!, { height: 0, toName: 'Mallory' })
+  } finally {
+    await client.end()
+  }
+  await page.reload()
+  await expect(page.getByText('Ida Owner handed Ladder 1 to Mallory, accepted')).toBeVisible()
+  await page.getByRole('button', { name: 'Verify chain' }).click()
+  await expect(page.getByText('The ledger is intact: every block checks out.')).toBeVisible()
+
+  const alarm = page.getByRole('alert').filter({ hasText: 'History was rewritten' })
+  await expect(alarm).toContainText('has the 3 blocks this device saw before, but with different contents')
+  await expect(page.getByText('Verified on this device')).toHaveCount(0)
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'ledger-alarm-en-1280')
+
+  const download = page.waitForEvent('download')
+  await alarm.getByRole('button', { name: 'Download evidence' }).click()
+  const evidence = JSON.parse(await readFile(await (await download).path(), 'utf8'))
+  expect(evidence).toMatchObject({ kind: 'circles-ledger-evidence', circleId, reason: 'fork' })
+  expect(evidence.remembered.note).not.toBe(evidence.received)
+  expect(evidence.remembered.size).toBe(3)
+
+  // The alarm stays: the device keeps the checkpoint it trusted.
+  await page.reload()
+  await expect(page.getByRole('alert').filter({ hasText: 'History was rewritten' })).toBeVisible()
+})
