@@ -10,6 +10,8 @@ import {
   frontierRoot,
   inclusionProof,
   leafHash,
+  merkleTree,
+  nodeHash,
   rootHash,
   verifyConsistency,
   verifyInclusion,
@@ -127,5 +129,103 @@ describe('frontier', () => {
       expect(frontier.nodes).toHaveLength(n.toString(2).replaceAll('0', '').length)
       expect(hex(frontierRoot(frontier)), `size ${n}`).toBe(hex(rootHash(leaves.slice(0, n))))
     }
+  })
+})
+
+/**
+ * A plain reference (issue 14): the tree built level by level, a lone last node promoted unchanged,
+ * which is how RFC 6962's trees look from below. O(n) per root, no shared code with merkle.ts.
+ */
+function referenceLevels(leaves: readonly Uint8Array[]): Uint8Array[][] {
+  const levels = [leaves.slice()]
+  while (levels.at(-1)!.length > 1) {
+    const below = levels.at(-1)!
+    const above: Uint8Array[] = []
+    for (let i = 0; i < below.length; i += 2) {
+      above.push(i + 1 < below.length ? nodeHash(below[i]!, below[i + 1]!) : below[i]!)
+    }
+    levels.push(above)
+  }
+  return levels
+}
+const referenceRoot = (leaves: readonly Uint8Array[]) =>
+  leaves.length === 0 ? emptyRoot() : referenceLevels(leaves).at(-1)![0]!
+function referencePath(index: number, leaves: readonly Uint8Array[]): Uint8Array[] {
+  const path: Uint8Array[] = []
+  for (const level of referenceLevels(leaves).slice(0, -1)) {
+    const sibling = index ^ 1
+    if (sibling < level.length) path.push(level[sibling]!)
+    index = Math.floor(index / 2)
+  }
+  return path
+}
+
+describe('against a plain reference, for random trees (fast-check)', () => {
+  const ceilLog2 = (n: number) => (n <= 1 ? 0 : Math.ceil(Math.log2(n)))
+  const flip = (hash: Uint8Array, bit: number) => {
+    const copy = hash.slice()
+    copy[(bit >> 3) % copy.length]! ^= 1 << (bit & 7)
+    return copy
+  }
+  const treeOf = (size: number, seed: number) =>
+    Array.from({ length: size }, (_, i) => leafHash(Uint8Array.of(i & 255, i >> 8, seed & 255)))
+
+  it('gives the reference root and audit path, and its proofs verify within the size bounds', async () => {
+    const fc = await import('fast-check')
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.nat(), fc.nat(), fc.nat(), (size, seed, a, b) => {
+        const leaves = treeOf(size, seed)
+        const tree = merkleTree(leaves)
+        expect(hex(tree.root())).toBe(hex(referenceRoot(leaves)))
+        if (size === 0) return
+        const index = a % size
+        const proof = tree.inclusionProof(index)
+        expect(proof.map(hex)).toEqual(referencePath(index, leaves).map(hex))
+        expect(proof.length).toBeLessThanOrEqual(ceilLog2(size))
+        expect(verifyInclusion(index, size, leaves[index]!, proof, tree.root())).toBe(true)
+        const from = 1 + (b % size)
+        const consistency = tree.consistencyProof(from)
+        expect(consistency.length).toBeLessThanOrEqual(ceilLog2(size) + 1)
+        const oldRoot = referenceRoot(leaves.slice(0, from))
+        expect(verifyConsistency(from, size, oldRoot, tree.root(), consistency)).toBe(true)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('rejects any flipped bit, dropped or added hash, and a wrong index or size', async () => {
+    const fc = await import('fast-check')
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 300 }), fc.nat(), fc.nat(), fc.nat(), (size, a, b, bit) => {
+        const leaves = treeOf(size, a)
+        const tree = merkleTree(leaves)
+        const root = tree.root()
+        const index = a % size
+        const proof = tree.inclusionProof(index)
+        const at = bit % proof.length
+        const bad = (p: Uint8Array[]) => verifyInclusion(index, size, leaves[index]!, p, root)
+        expect(bad(proof.map((h, i) => (i === at ? flip(h, bit) : h)))).toBe(false)
+        expect(bad(proof.filter((_, i) => i !== at))).toBe(false)
+        expect(bad([...proof, leaves[0]!])).toBe(false)
+        expect(verifyInclusion(index, size, flip(leaves[index]!, bit), proof, root)).toBe(false)
+        expect(verifyInclusion(index, size, leaves[index]!, proof, flip(root, bit))).toBe(false)
+        expect(verifyInclusion(size, size, leaves[index]!, proof, root)).toBe(false)
+        // Another index may share the path only when it is the same leaf's position; here it is not.
+        const other = (index + 1) % size
+        expect(verifyInclusion(other, size, leaves[index]!, proof, root)).toBe(false)
+
+        const from = 1 + (b % (size - 1)) // a proper prefix, so the proof is never empty
+        const consistency = tree.consistencyProof(from)
+        const oldRoot = tree.root(from)
+        const ok = (p: Uint8Array[], r1 = oldRoot, r2 = root) => verifyConsistency(from, size, r1, r2, p)
+        const c = bit % consistency.length
+        expect(ok(consistency.map((h, i) => (i === c ? flip(h, bit) : h)))).toBe(false)
+        expect(ok(consistency.filter((_, i) => i !== c))).toBe(false)
+        expect(ok([...consistency, root])).toBe(false)
+        expect(ok(consistency, flip(oldRoot, bit))).toBe(false)
+        expect(ok(consistency, oldRoot, flip(root, bit))).toBe(false)
+      }),
+      { numRuns: 300 },
+    )
   })
 })
