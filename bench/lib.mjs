@@ -120,7 +120,11 @@ export async function startApp(env = {}) {
   const port = 20_000 + Math.floor(Math.random() * 20_000)
   const app = await start(
     'node',
-    ['apps/server/dist/server.js'],
+    // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (node --cpu-prof).
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      'apps/server/dist/server.js',
+    ],
     {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -14,6 +14,7 @@ import {
   parseCheckpoint,
   parseNote,
   parseSignerKey,
+  seedSigner,
   signCheckpoint,
 } from '../../packages/ledger/src/index'
 
@@ -100,7 +101,7 @@ export async function rewriteHistory(
     for (let size = 1; size <= leaves.length; size++) {
       note = signCheckpoint(
         { origin, size, rootHash: tree.root(size), extensions: [] },
-        { name: key.name, seed },
+        seedSigner(key.name, seed),
       )
       await client.query('update ledger_checkpoints set note = $3 where circle_id = $1 and size = $2', [
         circleId,

@@ -1,4 +1,4 @@
-import { NoteError, openNote, signNote, type NoteKey } from './note'
+import { NoteError, openNote, signNote, type NoteKey, type NoteSigner } from './note'
 
 /**
  * C2SP tlog-checkpoint (https://c2sp.org/tlog-checkpoint): the origin line, the tree size in decimal,
@@ -35,7 +35,7 @@ export function parseCheckpoint(text: string): Checkpoint {
   return { origin, size: Number(size), rootHash, extensions }
 }
 
-export function signCheckpoint(c: Checkpoint, signer: { name: string; seed: Uint8Array }): string {
+export function signCheckpoint(c: Checkpoint, signer: NoteSigner): string {
   return signNote(formatCheckpoint(c), signer)
 }
 

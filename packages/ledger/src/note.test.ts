@@ -6,6 +6,7 @@ import {
   openNote,
   parseSignerKey,
   parseVerifierKey,
+  seedSigner,
   signNote,
   signerKey,
   verifierKey,
@@ -22,7 +23,7 @@ const NOTE = `${TEXT}\n${SIGNATURE}`
 
 const newSigner = (name: string) => {
   const seed = ed25519.utils.randomSecretKey()
-  return { name, seed, key: parseVerifierKey(verifierKey(name, ed25519.getPublicKey(seed))) }
+  return { ...seedSigner(name, seed), key: parseVerifierKey(verifierKey(name, ed25519.getPublicKey(seed))) }
 }
 
 describe('signed notes (C2SP) against the Go reference', () => {
@@ -33,7 +34,7 @@ describe('signed notes (C2SP) against the Go reference', () => {
     expect(key).toEqual(peter)
     expect(verifierKey(peter.name, peter.publicKey)).toBe(VKEY)
     expect(signerKey('PeterNeumann', seed)).toBe(SKEY)
-    expect(signNote(TEXT, { name: 'PeterNeumann', seed })).toBe(NOTE)
+    expect(signNote(TEXT, seedSigner('PeterNeumann', seed))).toBe(NOTE)
     expect(openNote(NOTE, [peter])).toEqual({ text: TEXT, signedBy: [peter] })
   })
 

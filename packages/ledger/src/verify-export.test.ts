@@ -9,7 +9,7 @@ import { type BlockContent, GENESIS_PREV_HASH, blockBytes, blockHash } from './b
 import { circleOrigin, signCheckpoint } from './checkpoint'
 import { main } from './cli'
 import { appendLeaf, emptyFrontier, frontierRoot } from './merkle'
-import { publicKeyOf, verifierKey } from './note'
+import { publicKeyOf, seedSigner, verifierKey } from './note'
 import { verifyExport } from './verify-export'
 
 const GOLDEN = JSON.parse(
@@ -20,7 +20,7 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
 
 function signer(name = 'circles.example') {
   const seed = ed25519.utils.randomSecretKey()
-  return { name, seed, vkey: verifierKey(name, publicKeyOf(seed)) }
+  return { ...seedSigner(name, seed), vkey: verifierKey(name, publicKeyOf(seed)) }
 }
 
 /** An export as the server writes it: header, blocks, a checkpoint after every append. */

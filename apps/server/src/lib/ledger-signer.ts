@@ -1,18 +1,19 @@
-import { createHash } from 'node:crypto'
-import { parseSignerKey, parseVerifierKey, publicKeyOf, verifierKey } from '@circles/ledger'
+import { createHash, createPrivateKey, sign } from 'node:crypto'
+import { parseSignerKey, parseVerifierKey, publicKeyOf, verifierKey, type NoteSigner } from '@circles/ledger'
 
-export interface LedgerSigner {
-  /** The signed-note key name: PUBLIC_URL's host, unless the given key names itself. */
-  name: string
-  seed: Uint8Array
+export interface LedgerSigner extends NoteSigner {
   /** This key's verifier key, then those of earlier keys (still published, so old checkpoints verify). */
   verifierKeys: string[]
 }
 
+/** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410): the 32-byte seed follows. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex')
+
 /**
  * The server's checkpoint key (issue 14). `secret` is either a signer key in Go's `PRIVATE+KEY+…` form
  * (LEDGER_SIGNING_KEY) or the random secret generated into DATA_DIR, from which the Ed25519 seed is
- * derived.
+ * derived. The name is PUBLIC_URL's host, unless the given key names itself. Signs with node:crypto
+ * (OpenSSL): every append signs under the circle's lock, so its speed is the ledger's.
  */
 export function ledgerSigner(
   publicUrl: string,
@@ -20,15 +21,21 @@ export function ledgerSigner(
   previous: readonly string[] = [],
 ): LedgerSigner {
   for (const key of previous) parseVerifierKey(key)
-  if (secret.startsWith('PRIVATE+KEY+')) {
-    const { key, seed } = parseSignerKey(secret)
-    return { name: key.name, seed, verifierKeys: [verifierKey(key.name, key.publicKey), ...previous] }
-  }
-  const seed = createHash('sha256').update(`circles ledger signing key v1\n${secret}`).digest()
-  const name = new URL(publicUrl).host
+  const given = secret.startsWith('PRIVATE+KEY+') ? parseSignerKey(secret) : undefined
+  const seed =
+    given?.seed ??
+    new Uint8Array(createHash('sha256').update(`circles ledger signing key v1\n${secret}`).digest())
+  const name = given?.key.name ?? new URL(publicUrl).host
+  const publicKey = publicKeyOf(seed)
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  })
   return {
     name,
-    seed: new Uint8Array(seed),
-    verifierKeys: [verifierKey(name, publicKeyOf(seed)), ...previous],
+    publicKey,
+    sign: (message) => new Uint8Array(sign(null, message, privateKey)),
+    verifierKeys: [verifierKey(name, publicKey), ...previous],
   }
 }

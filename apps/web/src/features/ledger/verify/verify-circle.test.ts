@@ -5,6 +5,7 @@ import {
   hexToHash,
   merkleTree,
   publicKeyOf,
+  seedSigner,
   signCheckpoint,
   verifierKey,
   type BlockContent,
@@ -13,8 +14,8 @@ import { describe, expect, it } from 'vitest'
 import { type RememberedCheckpoint, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
 
 const CIRCLE = '0b7d3c1e-5f0a-4c1e-9a55-2f1d8e9c7a10'
-const signer = { name: 'circles.example', seed: new Uint8Array(32).fill(7) }
-const KEYS = [verifierKey(signer.name, publicKeyOf(signer.seed))]
+const signer = seedSigner('circles.example', new Uint8Array(32).fill(7))
+const KEYS = [verifierKey(signer.name, signer.publicKey)]
 
 function content(height: number, prevHash: string, to = 'Ben'): BlockContent {
   return {
