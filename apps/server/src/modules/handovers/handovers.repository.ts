@@ -1,4 +1,4 @@
-import { and, desc, eq, or } from 'drizzle-orm'
+import { and, desc, eq, inArray, or } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../db/client'
 import { blocks, circleMembers, handovers, items, users } from '../../db/schema'
@@ -149,6 +149,16 @@ export async function updateItemHolder(
  * Whether the user is a member of the circle. `share` locks the membership row until the transaction
  * ends, so a concurrent removal waits for it (or it for the removal) instead of slipping in between.
  */
+/** Whether every one of `userIds` is a member of the circle, in one query. */
+export async function areMembers(db: Executor, circleId: string, userIds: string[]) {
+  const wanted = [...new Set(userIds)]
+  const rows = await db
+    .select({ userId: circleMembers.userId })
+    .from(circleMembers)
+    .where(and(eq(circleMembers.circleId, circleId), inArray(circleMembers.userId, wanted)))
+  return rows.length === wanted.length
+}
+
 export async function isMember(db: Executor, circleId: string, userId: string, lock?: 'share') {
   const query = db
     .select({ id: circleMembers.id })

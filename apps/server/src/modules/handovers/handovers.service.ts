@@ -201,10 +201,15 @@ export function createHandoversService(
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
       if (handover.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
       await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
-      const confirmed =
-        input.status === 'CONFIRMED' ? await confirm(tx, handover, input.receiverComment) : undefined
-      await notify(tx, (await repo.findHandover(tx, id))!, input.status)
-      return { row: handover, feed: confirmed?.feed ?? [], receipt: confirmed?.receipt }
+      // The email notice and the feed entries first: they need no ledger lock, and every append of the
+      // circle waits for as long as a confirmation holds it. A refused confirmation rolls them back.
+      const names = (await repo.findHandover(tx, id))!
+      await notify(tx, names, input.status)
+      if (input.status !== 'CONFIRMED') return { row: handover, feed: [], receipt: undefined }
+      const parties = [handover.senderId, handover.receiverId]
+      const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
+      const receipt = await confirm(tx, handover, names, input.receiverComment)
+      return { row: handover, feed, receipt }
     })
     const handover = await view(ctx.db, id, actor)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
@@ -213,22 +218,22 @@ export function createHandoversService(
     return { handover, receipt }
   }
 
+  /** The item moves and the block is appended, under the circle's ledger lock. */
   async function confirm(
     tx: Executor,
     handover: HandoverRow,
+    names: HandoverViewRow,
     receiverComment: string | null,
-  ): Promise<{ feed: Notice[]; receipt: TLedgerReceipt }> {
+  ): Promise<TLedgerReceipt> {
     await ledger.lockCircle(tx, handover.circleId)
     const item = await repo.lockItem(tx, handover.itemId)
-    const bothMembers =
-      (await repo.isMember(tx, handover.circleId, handover.senderId)) &&
-      (await repo.isMember(tx, handover.circleId, handover.receiverId))
+    const parties = [handover.senderId, handover.receiverId]
+    const bothMembers = await repo.areMembers(tx, handover.circleId, parties)
     if (!item || item.ownerId !== handover.senderId || !bothMembers) {
       throw new AppError('CONFLICT', MESSAGES.handoverPartyLeft)
     }
     const ownership = handover.completeOwnership ? 'COMPLETE' : 'PARTIAL'
     await repo.updateItemHolder(tx, item.id, { ownerId: handover.receiverId, ownership })
-    const names = (await repo.findHandover(tx, handover.id))!
     const { receipt } = await ledger.append(tx, {
       kind: 'HANDOVER',
       circleId: handover.circleId,
@@ -243,9 +248,7 @@ export function createHandoversService(
         secretMessage: commitment(handover.secretMessage, handover.secretMessageSalt),
       },
     })
-    const parties = [handover.senderId, handover.receiverId]
-    const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
-    return { feed, receipt }
+    return receipt
   }
 
   /** The sender withdraws a PENDING request; it disappears from every list. */

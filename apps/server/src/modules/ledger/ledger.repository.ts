@@ -18,18 +18,24 @@ export type NewBlock = typeof blocks.$inferInsert
  * append) and returns it with the circle's current name. Every append of the circle waits here.
  */
 export async function lockHead(tx: Executor, circleId: string) {
-  await tx.insert(ledgerHeads).values({ circleId }).onConflictDoNothing()
-  const [head] = await tx
-    .select({
-      size: ledgerHeads.size,
-      headHash: ledgerHeads.headHash,
-      frontier: ledgerHeads.frontier,
-      circleName: circles.name,
-    })
-    .from(ledgerHeads)
-    .innerJoin(circles, eq(circles.id, ledgerHeads.circleId))
-    .where(eq(ledgerHeads.circleId, circleId))
-    .for('update', { of: ledgerHeads })
+  const select = () =>
+    tx
+      .select({
+        size: ledgerHeads.size,
+        headHash: ledgerHeads.headHash,
+        frontier: ledgerHeads.frontier,
+        circleName: circles.name,
+      })
+      .from(ledgerHeads)
+      .innerJoin(circles, eq(circles.id, ledgerHeads.circleId))
+      .where(eq(ledgerHeads.circleId, circleId))
+      .for('update', { of: ledgerHeads })
+  let [head] = await select()
+  if (!head) {
+    // A circle's first append: two at once both insert; the second waits for the first and skips.
+    await tx.insert(ledgerHeads).values({ circleId }).onConflictDoNothing()
+    ;[head] = await select()
+  }
   if (!head) throw new Error(`no circle ${circleId} for a ledger head`)
   return head
 }
