@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
   type BlockContent,
+  BLOCK_VERSION,
   blockBytes,
   blockHash,
   commitment,
@@ -10,7 +11,7 @@ import {
   GENESIS_PREV_HASH,
   type StoredBlock,
 } from './block'
-import { canonicalJson } from './canonical'
+import { canonicalJson, normalizeText, type CanonicalValue } from './canonical'
 
 // The frozen encoding: if this file has to change, old blocks no longer verify. Add a version instead.
 const GOLDEN = JSON.parse(
@@ -79,6 +80,51 @@ describe('block encoding', () => {
   })
 })
 
+describe('block encoding, for any content (fast-check)', () => {
+  /** The generic RFC 8785 encoder of ./canonical, which the written-out block encoder must equal. */
+  const generic = (c: BlockContent) => canonicalJson(normalizeText(c as unknown as CanonicalValue))
+
+  it('is byte-identical to the generic RFC 8785 encoder of the NFC-normalised content', async () => {
+    const fc = await import('fast-check')
+    // Any UTF-16 text: lone surrogates, controls, quotes, decomposed accents.
+    const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-composite' }))
+    const maybe = fc.option(text, { nil: null })
+    const party = fc.record({ id: text, name: text })
+    const content = fc.record({
+      v: fc.constant(BLOCK_VERSION),
+      kind: fc.constantFrom('HANDOVER' as const, 'AUTO_TRANSFER' as const),
+      circle: party,
+      height: fc.nat(),
+      prevHash: text,
+      first: fc.boolean(),
+      time: text,
+      handoverId: maybe,
+      item: party,
+      from: party,
+      to: party,
+      ownership: fc.constantFrom('COMPLETE' as const, 'PARTIAL' as const),
+      commitments: fc.record({ requesterComment: maybe, receiverComment: maybe, secretMessage: maybe }),
+    })
+    fc.assert(
+      fc.property(content, (c) => {
+        expect(new TextDecoder().decode(blockBytes(c))).toBe(generic(c))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('refuses what is not a block rather than encoding it some other way', () => {
+    const c = GOLDEN.content
+    expect(() => blockBytes({ ...c, height: 1.5 })).toThrow(TypeError)
+    expect(() => blockBytes({ ...c, item: { id: 'x' } } as never)).toThrow(TypeError)
+    expect(() => blockBytes({ ...c, first: 'yes' } as never)).toThrow(TypeError)
+    expect(() => blockBytes({} as never)).toThrow(TypeError)
+    // A field a block does not have is not encoded: such a leaf is not canonical.
+    const extra = { ...c, note: 'smuggled' } as BlockContent
+    expect(new TextDecoder().decode(blockBytes(extra))).not.toBe(generic(extra))
+  })
+})
+
 describe('chain verification', () => {
   it('accepts an intact chain of any length', () => {
     expect(verify([])).toEqual({ valid: true, blockCount: 0, failingBlocks: [] })
@@ -128,6 +174,12 @@ describe('chain verification', () => {
     unflagged[0]!.content = { ...unflagged[0]!.content, first: false }
     unflagged[0]!.hash = blockHash(unflagged[0]!.content)
     expect(verify(unflagged).failingBlocks.map((f) => f.index)).toEqual([0, 1])
+  })
+
+  it('reports a block whose content cannot be encoded, and goes on', () => {
+    const blocks = chain(3)
+    blocks[1]!.content = { ...blocks[1]!.content, height: 1.5 }
+    expect(verify(blocks).failingBlocks.map((f) => f.index)).toEqual([1])
   })
 })
 

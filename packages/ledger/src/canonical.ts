@@ -3,6 +3,9 @@
  * booleans, null and safe integers. Keys sorted by UTF-16 code units, no whitespace, strings escaped as
  * ECMAScript's JSON.stringify does (which RFC 8785 adopts). Anything else (a fraction, NaN, undefined, a
  * Date) is refused rather than encoded in a way another implementation might not repeat.
+ *
+ * Blocks are encoded by `blockBytes` (./block), written out for their fields; this generic encoder is
+ * the reference its tests hold it to.
  */
 export type CanonicalValue =
   string | number | boolean | null | readonly CanonicalValue[] | { readonly [key: string]: CanonicalValue }

@@ -78,6 +78,29 @@ describe('verifyExport (the offline check)', () => {
     expect(result.problems.join('\n')).toMatch(/block 2: its hash is not the hash of its leaf/)
   })
 
+  it('reports a leaf that is not a block (extra field, fraction, wrong shape) instead of failing', () => {
+    const { text } = exportOf(3)
+    const leaves = [
+      (c: Record<string, unknown>) => ({ ...c, note: 'smuggled' }),
+      (c: Record<string, unknown>) => ({ ...c, height: 1.5 }),
+      () => ['not', 'a', 'block'],
+    ]
+    for (const change of leaves) {
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+      const block = lines.find((l) => l.type === 'block' && l.height === 1)
+      const content = JSON.parse(Buffer.from(block.leaf, 'base64').toString())
+      block.leaf = b64(new TextEncoder().encode(JSON.stringify(change(content))))
+      const result = verifyExport(lines.map((l) => JSON.stringify(l)).join('\n'))
+      expect(result.valid).toBe(false)
+      expect(result.problems.join('\n')).toMatch(
+        /block 1: its leaf (is not in canonical form|bytes do not decode)/,
+      )
+    }
+  })
+
   it('catches an operator who rewrote history and re-signed it: by the trusted key, and by a checkpoint seen before', () => {
     const original = exportOf(4)
     const rewritten = exportOf(4, signer(), { height: 1, name: 'Rewritten' })
