@@ -1,5 +1,5 @@
 // Helpers for handovers.spec.ts: items and handover requests made through the real API (no mocks).
-import type { APIRequestContext, Browser } from '@playwright/test'
+import type { APIRequestContext, Browser, Page } from '@playwright/test'
 import { decidedConsentCookie, expect, markNotAutomated } from '../support/fixtures'
 import type { Session } from './circles-support'
 
@@ -39,4 +39,27 @@ export async function secondBrowser(browser: Browser, firstBaseURL: string) {
   await context.addInitScript(markNotAutomated)
   await context.addCookies([decidedConsentCookie(baseURL)])
   return { context, page: await context.newPage() }
+}
+
+/**
+ * The size of the circle's checkpoint this browser remembers (IndexedDB `circles-ledger`), or null.
+ * Opens the database only once the app created it: opening it first would create it without its store.
+ */
+export function rememberedCheckpointSize(page: Page, circleId: string): Promise<number | null> {
+  return page.evaluate(async (id) => {
+    if (!(await indexedDB.databases()).some((d) => d.name === 'circles-ledger')) return null
+    return new Promise<number | null>((resolve, reject) => {
+      const open = indexedDB.open('circles-ledger')
+      open.onerror = () => reject(open.error)
+      open.onsuccess = () => {
+        const db = open.result
+        const get = db.transaction('checkpoints').objectStore('checkpoints').get(id)
+        get.onsuccess = () => {
+          db.close()
+          resolve((get.result as { size: number } | undefined)?.size ?? null)
+        }
+        get.onerror = () => reject(get.error)
+      }
+    })
+  }, circleId)
 }

@@ -1,7 +1,7 @@
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
-import { createItem, requestHandover, secondBrowser } from './handovers-support'
+import { createItem, rememberedCheckpointSize, requestHandover, secondBrowser } from './handovers-support'
 
 // Handovers and the ledger against the real server, two people at two browsers: Ida hands her drill to
 // Ben, Ben accepts, the block appears and the chain verifies; rejected and cancelled requests; errors.
@@ -53,6 +53,8 @@ test('Ida hands an item to Ben, Ben accepts, the block appears and the chain ver
   await benPage.getByRole('button', { name: 'Accept' }).click()
   await expect(benPage.getByText('Handover confirmed successfully')).toBeVisible()
   await expect(benPage.getByRole('listitem').getByText('Accepted', { exact: true })).toBeVisible()
+  // The confirmation's receipt checked out: Ben's device remembers the signed tree holding the block.
+  await expect.poll(() => rememberedCheckpointSize(benPage, circleId)).toBe(1)
 
   // The block, told as a story, checked on this device and by the server.
   await benPage.getByRole('link', { name: 'Ledger block' }).click()

@@ -7,6 +7,7 @@ import {
   ZMessageResponse,
 } from '@circles/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepReceipt } from '@/features/ledger'
 import { api } from '@/lib/api-client'
 import { itemKeys } from './items'
 
@@ -53,9 +54,15 @@ export function useCreateHandover() {
 
 export function useAnswerHandover() {
   const refresh = useRefreshItems()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
       api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
+    // A confirmation's receipt: this device remembers the signed tree holding the new block. A receipt
+    // that does not check out is not remembered; the circle's ledger page then raises the alarm.
+    onSuccess: ({ handover, receipt }) => {
+      if (receipt) void keepReceipt(queryClient, handover.circleId, receipt).catch(() => undefined)
+    },
     onSettled: refresh,
   })
 }

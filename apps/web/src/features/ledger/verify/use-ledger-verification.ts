@@ -1,8 +1,29 @@
-import type { TBlock } from '@circles/shared'
-import { useQueries, useQuery } from '@tanstack/react-query'
+import type { TBlock, TLedgerReceipt } from '@circles/shared'
+import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query'
 import { logApi } from '../api/log'
 import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
-import { type CircleVerification, verifyCircle } from './verify-circle'
+import { type CircleVerification, verifyCircle, type VerifyDeps } from './verify-circle'
+
+const keysQuery = { queryKey: ['ledger', 'keys'], queryFn: logApi.keys, staleTime: Infinity }
+
+/** The server's answers and this device's memory, for the check. */
+const onThisDevice = (keys: string[]): VerifyDeps => ({
+  keys,
+  checkpoint: logApi.checkpoint,
+  consistency: logApi.consistency,
+  inclusions: logApi.inclusions,
+  remembered: rememberedCheckpoint,
+  remember: rememberCheckpoint,
+})
+
+/**
+ * After the receiver confirmed a handover: the confirmation's receipt is checked and its checkpoint
+ * remembered (verifyCircle), so this device's next visit must extend a signed tree holding the block.
+ */
+export async function keepReceipt(queryClient: QueryClient, circleId: string, receipt: TLedgerReceipt) {
+  const keys = await queryClient.fetchQuery(keysQuery)
+  return verifyCircle(circleId, [], onThisDevice(keys), receipt)
+}
 
 export interface CircleCheck {
   circleId: string
@@ -22,7 +43,7 @@ export function useLedgerVerification(
   blocks: readonly TBlock[] | undefined,
   circleId?: string,
 ): CircleCheck[] {
-  const keys = useQuery({ queryKey: ['ledger', 'keys'], queryFn: logApi.keys, staleTime: Infinity })
+  const keys = useQuery(keysQuery)
   const circles = new Map<string, { name: string; blocks: TBlock[] }>()
   if (circleId && blocks) circles.set(circleId, { name: '', blocks: [] })
   for (const block of blocks ?? []) {
@@ -36,15 +57,7 @@ export function useLedgerVerification(
     queries: entries.map(([id, { blocks: shown }]) => ({
       // The shown blocks are part of the key: a new block (a live update) is checked again.
       queryKey: ['ledger', 'verification', id, shown.map((b) => b.hash).join(',')],
-      queryFn: () =>
-        verifyCircle(id, shown, {
-          keys: keys.data!,
-          checkpoint: logApi.checkpoint,
-          consistency: logApi.consistency,
-          inclusions: logApi.inclusions,
-          remembered: rememberedCheckpoint,
-          remember: rememberCheckpoint,
-        }),
+      queryFn: () => verifyCircle(id, shown, onThisDevice(keys.data!)),
       enabled: keys.isSuccess,
       staleTime: Infinity,
       retry: 1,

@@ -127,4 +127,48 @@ describe('verifying a circle on this device', () => {
     }
     expect(await verifyCircle(CIRCLE, [edited], device(server).deps)).toMatchObject({ reason: 'hash' })
   })
+
+  it("keeps a confirmation's receipt: its block proven in the signed tree that extends what was seen", async () => {
+    const { memory } = device(log(5))
+    await verifyCircle(CIRCLE, [], device(log(5), memory).deps)
+    const server = log(6)
+    const receipt = {
+      blockId: server.blocks[5]!.id,
+      index: 5,
+      size: 6,
+      leafHash: server.blocks[5]!.hash,
+      proof: server.tree.inclusionProof(5, 6).map(hashToHex),
+      checkpoint: server.note(6),
+    }
+    // A wrong leaf or a proof against another size is refused, and nothing is remembered.
+    const wrongLeaf = { ...receipt, leafHash: server.blocks[4]!.hash }
+    expect(await verifyCircle(CIRCLE, [], device(server, memory).deps, wrongLeaf)).toMatchObject({
+      reason: 'inclusion',
+    })
+    const wrongSize = { ...receipt, size: 5, proof: server.tree.inclusionProof(4, 5).map(hashToHex) }
+    expect(await verifyCircle(CIRCLE, [], device(server, memory).deps, wrongSize)).toMatchObject({
+      reason: 'inclusion',
+    })
+    expect(memory.get(CIRCLE)?.size).toBe(5)
+
+    // The receipt's checkpoint is the one checked, whatever the server's newest is.
+    const later = device(log(9), memory)
+    expect(await verifyCircle(CIRCLE, [], later.deps, receipt)).toMatchObject({ state: 'verified', size: 6 })
+    expect(memory.get(CIRCLE)?.note).toBe(receipt.checkpoint)
+
+    // A receipt from a rewritten history does not extend what this device saw.
+    const forked = log(7, { height: 2, to: 'Mallory' })
+    const forkedReceipt = {
+      ...receipt,
+      index: 6,
+      size: 7,
+      leafHash: forked.blocks[6]!.hash,
+      proof: forked.tree.inclusionProof(6, 7).map(hashToHex),
+      checkpoint: forked.note(7),
+    }
+    expect(await verifyCircle(CIRCLE, [], device(forked, memory).deps, forkedReceipt)).toMatchObject({
+      reason: 'consistency',
+    })
+    expect(memory.get(CIRCLE)?.size).toBe(6)
+  })
 })

@@ -10,6 +10,7 @@ import {
   type Checkpoint,
   type NoteKey,
 } from '@circles/ledger'
+import type { TLedgerReceipt } from '@circles/shared'
 
 /** What this device remembers of a circle's log: the newest checkpoint it verified (IndexedDB). */
 export interface RememberedCheckpoint {
@@ -90,15 +91,19 @@ const PROOFS_PER_CALL = 500
  * extends the checkpoint this device saw last (no rollback, no fork), that every shown block hashes to
  * its recorded hash and sits in the signed tree. Only then is the new checkpoint remembered. A broken
  * promise answers an alarm with the evidence; a failing call throws (that is not proof of anything).
+ *
+ * With a confirmation's `receipt`, its checkpoint is the one checked (not the server's newest) and its
+ * block's audit path must hold in it: the receiver's device remembers a signed tree holding their block.
  */
 export async function verifyCircle(
   circleId: string,
   blocks: readonly ShownBlock[],
   deps: VerifyDeps,
+  receipt?: TLedgerReceipt,
 ): Promise<CircleVerification> {
   const now = () => (deps.now ?? (() => new Date()))()
   const known: NoteKey[] = deps.keys.map(parseVerifierKey)
-  const received = await deps.checkpoint(circleId)
+  const received = receipt?.checkpoint ?? (await deps.checkpoint(circleId))
   const remembered = (await deps.remembered(circleId)) ?? null
   let checkpoint: Checkpoint | undefined
   const alarm = (reason: AlarmReason, extra: Pick<Evidence, 'proof' | 'block'> = {}): CircleVerification => ({
@@ -143,6 +148,14 @@ export async function verifyCircle(
       )
       if (!holds) return alarm('consistency', { proof })
     }
+  }
+
+  if (receipt) {
+    const { index, size, leafHash, proof } = receipt
+    const holds =
+      size === checkpoint.size &&
+      verifyInclusion(index, size, hexToHash(leafHash), proof.map(hexToHash), checkpoint.rootHash)
+    if (!holds) return alarm('inclusion', { proof: { type: 'inclusion', index, size, leafHash, proof } })
   }
 
   for (const block of blocks) {
