@@ -1,7 +1,13 @@
-import { readFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { APIRequestContext, Page } from '@playwright/test'
+import jsQR from 'jsqr'
 import pg from 'pg'
-import { main as verifyCommand } from '../../packages/ledger/src/cli'
+import { PNG } from 'pngjs'
+import { blockBytes, blockHash } from '../../packages/ledger/src/index'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, type Session, signInAs } from './circles-support'
@@ -44,6 +50,33 @@ async function circleWithBlocks(request: APIRequestContext, label: string, count
 
 const deviceCheck = (page: Page) => page.getByTestId('ledger-device-check')
 
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/** `npx circles-ledger …` from the repository, as the README documents it. */
+function circlesLedger(args: string[]) {
+  return new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile('npx', ['--no-install', 'circles-ledger', ...args], { cwd: repoRoot }, (error, stdout) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout }),
+    )
+  })
+}
+
+/** An export whose block at `height` names another item, with its leaf and hash recomputed to match. */
+function renameItem(exported: string, height: number, name: string) {
+  return exported
+    .split('\n')
+    .map((line) => {
+      if (!line) return line
+      const entry = JSON.parse(line)
+      if (entry.type !== 'block' || entry.height !== height) return line
+      const content = JSON.parse(Buffer.from(entry.leaf, 'base64').toString('utf8'))
+      const renamed = { ...content, item: { ...content.item, name } }
+      const leaf = Buffer.from(blockBytes(renamed)).toString('base64')
+      return JSON.stringify({ ...entry, leaf, hash: blockHash(renamed) })
+    })
+    .join('\n')
+}
+
 test('a member sees each ledger page verified on this device, and the export passes the command line', async ({
   page,
   request,
@@ -69,13 +102,21 @@ test('a member sees each ledger page verified on this device, and the export pas
   await page.setViewportSize({ width: 390, height: 844 })
   await screenshotScreen(page, 'ledger-verified-en-390')
 
-  // The export, checked offline by the command-line verifier.
+  // The export, checked offline by the command-line verifier as the README runs it (the built bin).
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download export' }).click()
   const file = await (await download).path()
-  let printed = ''
-  expect(await verifyCommand(['verify', file], (text) => void (printed += text))).toBe(0)
-  expect(JSON.parse(printed)).toMatchObject({ valid: true, blockCount: 3, checkpoint: { size: 3 } })
+  const intact = await circlesLedger(['verify', file])
+  expect(intact.code, intact.stdout).toBe(0)
+  expect(JSON.parse(intact.stdout)).toMatchObject({ valid: true, blockCount: 3, checkpoint: { size: 3 } })
+
+  // The same export with one block's item renamed and its hash recomputed: the chain and the signed
+  // roots no longer hold.
+  const tampered = join(await mkdtemp(join(tmpdir(), 'circles-export-')), 'tampered.jsonl')
+  await writeFile(tampered, renameItem(await readFile(file, 'utf8'), 1, 'Golden ladder'))
+  const caught = await circlesLedger(['verify', tampered])
+  expect(caught.code, caught.stdout).toBe(1)
+  expect(JSON.parse(caught.stdout)).toMatchObject({ valid: false, blockCount: 3 })
 
   await useGerman(page)
   await page.goto(`/blockchain/circle/${circleId}`)
@@ -103,7 +144,12 @@ test('a confirmed block prints as a certificate with its checkpoint and a QR cod
   await expect(article.getByText('Ladder 1', { exact: true })).toBeVisible()
   await expect(article.getByText('1 block', { exact: true })).toBeVisible()
   await expect(article.locator('pre')).toContainText(`/circle/${circleId}\n1\n`)
-  await expect(article.getByRole('img', { name: 'Scan to open this block in Circles' })).toBeVisible()
+  const qr = article.getByRole('img', { name: 'Scan to open this block in Circles' })
+  await expect(qr).toBeVisible()
+  // The QR code links to the block's own page.
+  const image = PNG.sync.read(await qr.screenshot())
+  const scanned = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data
+  expect(scanned).toMatch(new RegExp(`/blockchain/${page.url().split('/').at(-2)}$`))
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'certificate-en-1280')
 

@@ -31,13 +31,17 @@ export async function main(
       return 2
     }
     if (flag === '--key') keys.push(value)
-    else if (flag === '--trusted') trusted = await readFile(value, 'utf8')
-    else {
+    else if (flag === '--trusted') {
+      trusted = await readText(value, out)
+      if (trusted === undefined) return 2
+    } else {
       out(`${USAGE}\n`)
       return 2
     }
   }
-  const result = verifyExport(await readFile(file, 'utf8'), { keys: keys.length ? keys : undefined, trusted })
+  const text = await readText(file, out)
+  if (text === undefined) return 2
+  const result = verifyExport(text, { keys: keys.length ? keys : undefined, trusted })
   out(
     `${JSON.stringify(
       {
@@ -53,4 +57,14 @@ export async function main(
     )}\n`,
   )
   return result.valid ? 0 : 1
+}
+
+/** A file's text, or undefined after saying why it cannot be read (a wrong path is not a crash). */
+async function readText(file: string, out: (text: string) => void) {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    out(`circles-ledger: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`)
+    return undefined
+  }
 }

@@ -146,5 +146,22 @@ describe('circles-ledger verify', () => {
     expect(await main(['verify', file('bad.jsonl')], out)).toBe(1)
     expect(JSON.parse(printed).valid).toBe(false)
     expect(await main(['nonsense'], out)).toBe(2)
+    printed = ''
+    expect(await main(['verify', file('missing.jsonl')], out)).toBe(2)
+    expect(printed).toMatch(/cannot read .*missing\.jsonl: ENOENT/)
+    expect(await main(['verify', file('good.jsonl'), '--trusted', file('missing.txt')], out)).toBe(2)
+  })
+})
+
+describe('a malformed export', () => {
+  it('is reported line by line instead of crashing the verifier', () => {
+    const good = exportOf(2)
+    const [header, ...rest] = good.text.trim().split('\n')
+    for (const odd of ['null', '5', '"text"', '[]', '{"type":"block","height":"0"}', '{"type":"other"}']) {
+      const result = verifyExport([header, odd, ...rest].join('\n'))
+      expect(result.valid).toBe(false)
+      expect(result.problems).toContain('line 2 is not a line of a ledger export')
+    }
+    expect(verifyExport('not json at all').problems).toContain('line 1 is not JSON')
   })
 })

@@ -28,6 +28,34 @@ export interface ExportVerification {
   problems: string[]
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null
+const isSize = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0
+
+/** The shape of each line, checked before use: a file from anywhere must not crash the verifier. */
+function isExportLine(line: unknown): line is ExportLine {
+  if (!isObject(line)) return false
+  switch (line.type) {
+    case 'log':
+      return (
+        typeof line.origin === 'string' &&
+        Array.isArray(line.keys) &&
+        line.keys.every((k) => typeof k === 'string')
+      )
+    case 'block':
+      return (
+        typeof line.id === 'string' &&
+        isSize(line.height) &&
+        typeof line.hash === 'string' &&
+        typeof line.leaf === 'string'
+      )
+    case 'checkpoint':
+      return isSize(line.size) && typeof line.note === 'string'
+    default:
+      return false
+  }
+}
+
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 const fromHex = (text: string): Hash => Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16))
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
@@ -46,11 +74,15 @@ export function verifyExport(
   const lines: ExportLine[] = []
   for (const [n, line] of text.split('\n').entries()) {
     if (!line.trim()) continue
+    let parsed: unknown
     try {
-      lines.push(JSON.parse(line) as ExportLine)
+      parsed = JSON.parse(line)
     } catch {
       problems.push(`line ${n + 1} is not JSON`)
+      continue
     }
+    if (isExportLine(parsed)) lines.push(parsed)
+    else problems.push(`line ${n + 1} is not a line of a ledger export`)
   }
   const header = lines.find((l) => l.type === 'log')
   let keys: NoteKey[] = []

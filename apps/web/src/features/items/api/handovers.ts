@@ -7,7 +7,6 @@ import {
   ZMessageResponse,
 } from '@circles/shared'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { keepReceipt } from '@/features/ledger'
 import { api } from '@/lib/api-client'
 import { itemKeys } from './items'
 
@@ -59,9 +58,13 @@ export function useAnswerHandover() {
     mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
       api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
     // A confirmation's receipt: this device remembers the signed tree holding the new block. A receipt
-    // that does not check out is not remembered; the circle's ledger page then raises the alarm.
+    // that does not check out is not remembered; the circle's ledger page then raises the alarm. The
+    // ledger code loads only now, not with every item page.
     onSuccess: ({ handover, receipt }) => {
-      if (receipt) void keepReceipt(queryClient, handover.circleId, receipt).catch(() => undefined)
+      if (!receipt) return
+      void import('@/features/ledger')
+        .then(({ keepReceipt }) => keepReceipt(queryClient, handover.circleId, receipt))
+        .catch(() => undefined)
     },
     onSettled: refresh,
   })
