@@ -219,6 +219,8 @@ test('the operator rewrites and re-signs history in PostgreSQL: a browser that s
   await expect(page.getByText('Ida Owner handed Ladder 1 to Mallory, accepted')).toBeVisible()
   await page.getByRole('button', { name: 'Verify chain' }).click()
   await expect(page.getByText('The ledger is intact: every block checks out.')).toBeVisible()
+  // ...and says what it cannot see, beside the device's alarm.
+  await expect(page.getByText(/It cannot see a history rewritten with every hash recomputed/)).toBeVisible()
 
   const alarm = page.getByRole('alert').filter({ hasText: 'History was rewritten' })
   await expect(alarm).toContainText('has the 3 blocks this device saw before, but with different contents')

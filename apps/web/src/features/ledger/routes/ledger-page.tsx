@@ -23,12 +23,16 @@ function choices(blocks: TBlock[], pick: (block: TBlock) => { id: string; name: 
   return [...seen].map(([id, name]) => ({ id, name }))
 }
 
-function VerificationResult({ result }: { result: TVerificationResult }) {
+/**
+ * The server's chain check. A rewrite that recomputed every hash passes it; when this device's check
+ * found one for the same circle, the server's 'Valid' is shown as a warning that says so.
+ */
+function VerificationResult({ result, deviceAlarm }: { result: TVerificationResult; deviceAlarm: boolean }) {
   const { t } = useTranslation('ledger')
   const [showFailing, setShowFailing] = useState(false)
   return (
     <Alert
-      tone={result.valid ? 'success' : 'error'}
+      tone={!result.valid ? 'error' : deviceAlarm ? 'warning' : 'success'}
       title={result.valid ? t('verify.valid') : t('verify.compromised')}
       action={
         result.failingBlocks.length > 0 ? (
@@ -40,6 +44,7 @@ function VerificationResult({ result }: { result: TVerificationResult }) {
     >
       <p>{translateServerError(result.message)}</p>
       <p>{t('verify.counts', { count: result.blockCount, failing: result.failingBlocks.length })}</p>
+      {result.valid && deviceAlarm ? <p>{t('verify.butDeviceAlarm')}</p> : null}
       {showFailing ? (
         <ul className="mt-2 flex flex-col gap-1 font-mono text-xs">
           {result.failingBlocks.map((failing) => (
@@ -151,7 +156,12 @@ export function LedgerPage() {
           {exported.isError ? <Alert tone="error">{t('exportFailed')}</Alert> : null}
           {!toVerify ? <p className="text-sm text-fg-muted">{t('verify.chooseCircle')}</p> : null}
           {verify.isError ? <Alert tone="error">{translateServerError(verify.error.message)}</Alert> : null}
-          {verify.data ? <VerificationResult result={verify.data} /> : null}
+          {verify.data ? (
+            <VerificationResult
+              result={verify.data}
+              deviceAlarm={checks.some((c) => c.circleId === verify.variables && c.result?.state === 'alarm')}
+            />
+          ) : null}
           <ul className="flex flex-col gap-3">
             {shown.map((block) => (
               <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
