@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import sharp from 'sharp'
 import { expect, test } from '../support/fixtures'
-import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
+import { expectAccessible, screenshotScreen, toast, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
 
 // The items screens against the real server: a circle's items page, adding items with and without a
@@ -61,7 +61,11 @@ test('a member adds items to a circle, with a picture that uploads with progress
   // Without a picture.
   await page.getByRole('button', { name: 'Add First Item' }).click()
   await page.getByRole('button', { name: 'Save item' }).click()
-  await expect(page.getByText('Item name is required')).toBeVisible()
+  // Under the field, and as the banner of the first error (spec 001 §5).
+  await expect(
+    page.getByRole('form', { name: 'Add an item' }).getByText('Item name is required'),
+  ).toBeVisible()
+  await expect(toast(page, 'error', 'Item name is required')).toBeVisible()
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'items-form-error-en-1280')
   await page.getByLabel('Name').fill('Ladder')

@@ -99,6 +99,14 @@ test('a member sees each ledger page verified on this device, and the export pas
   await page.reload()
   await expect(deviceCheck(page).getByText(/signed checkpoint of 3 blocks/)).toBeVisible()
   await expect(page.getByText('In the signed log')).toHaveCount(3)
+
+  // A filter belongs to its page: the header's Ledger link shows every block again.
+  await page.getByLabel('Item').selectOption({ label: 'Ladder 2' })
+  await expect(page.getByText('In the signed log')).toHaveCount(1)
+  await page.getByRole('banner').getByRole('link', { name: 'Ledger' }).click()
+  await expect(page).toHaveURL(/\/blockchain$/)
+  await expect(page.getByText('In the signed log')).toHaveCount(3)
+  await expect(page.getByLabel('Item')).toHaveValue('')
   await page.setViewportSize({ width: 390, height: 844 })
   await screenshotScreen(page, 'ledger-verified-en-390')
 

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react'
-import type { RouteObject } from 'react-router'
+import { type RouteObject, useLocation } from 'react-router'
 import { PageLoader } from '@/components/page-loader'
 import { RootLayout } from '@/app/layouts/root-layout'
 import { RedirectIfAuthenticated, RequireAuth } from '@/app/routes/guards'
@@ -16,6 +16,20 @@ function lazyPage(load: () => Promise<ComponentType>, ...namespaces: string[]): 
       const [Component] = await Promise.all([load(), loadNamespaces(...namespaces)])
       return { Component }
     },
+  }
+}
+
+/**
+ * A page that keeps local state (filters, dialogs, banners) for the record its path names starts afresh
+ * when the path changes: react-router keeps the same component mounted from /blockchain/item/1 to
+ * /blockchain, and state from the first would leak into the second.
+ */
+function remountOnPath(load: () => Promise<ComponentType>): () => Promise<ComponentType> {
+  return async () => {
+    const Page = await load()
+    return function PageForPath() {
+      return <Page key={useLocation().pathname} />
+    }
   }
 }
 
@@ -36,15 +50,17 @@ const page = {
   dashboard: () => import('@/features/dashboard/routes/dashboard-page').then((m) => m.DashboardPage),
   circles: () => import('@/features/circles/routes/circles-page').then((m) => m.CirclesPage),
   createCircle: () => import('@/features/circles/routes/create-circle-page').then((m) => m.CreateCirclePage),
-  circle: () => import('@/features/circles/routes/circle-page').then((m) => m.CirclePage),
+  circle: remountOnPath(() => import('@/features/circles/routes/circle-page').then((m) => m.CirclePage)),
   join: () => import('@/features/join/routes/join-page').then((m) => m.JoinPage),
   circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
   items: () => import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
-  item: () => import('@/features/items/routes/item-page').then((m) => m.ItemPage),
-  handover: () => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage),
-  ledger: () => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage),
-  block: () => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage),
-  certificate: () => import('@/features/ledger/routes/certificate-page').then((m) => m.CertificatePage),
+  item: remountOnPath(() => import('@/features/items/routes/item-page').then((m) => m.ItemPage)),
+  handover: remountOnPath(() => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage)),
+  ledger: remountOnPath(() => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage)),
+  block: remountOnPath(() => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage)),
+  certificate: remountOnPath(() =>
+    import('@/features/ledger/routes/certificate-page').then((m) => m.CertificatePage),
+  ),
   unsubscribe: () => import('@/features/profile/routes/unsubscribe-page').then((m) => m.UnsubscribePage),
   profile: () => import('@/features/profile/routes/profile-page').then((m) => m.ProfilePage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),

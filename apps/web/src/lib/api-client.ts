@@ -141,10 +141,7 @@ export const api = {
   /** GET, answering the body as text. */
   text: (path: string, options?: RequestOptions) =>
     request('GET', path, undefined, undefined, { ...options, text: true }) as Promise<string>,
-  delete: <S extends z.ZodType | undefined = undefined>(
-    path: string,
-    body?: unknown,
-    schema?: S,
-    options?: RequestOptions,
-  ) => request('DELETE', path, body, schema as S, options),
+  /** DELETE without a body: the path names what goes. */
+  delete: <S extends z.ZodType | undefined = undefined>(path: string, schema?: S, options?: RequestOptions) =>
+    request('DELETE', path, undefined, schema as S, options),
 }

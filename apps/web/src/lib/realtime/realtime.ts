@@ -5,7 +5,7 @@ import { api } from '@/lib/api-client'
 import { i18n } from '@/lib/i18n'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
-import { getSession, subscribeSession } from '@/lib/session'
+import { getSession, subscribeSession, updateSessionUser } from '@/lib/session'
 import { RECENT_ACTIVITIES_KEY } from './keys'
 import { type RealtimeSocket, keepConnected } from './reconnect'
 
@@ -86,7 +86,14 @@ export function startRealtime(opts: RealtimeOptions): () => void {
     socket.on('connect_error', (error) => {
       // A refused token: the API answers 401 as well, which ends the session everywhere.
       if (error.message === 'Unauthorized') {
-        void api.get(`/users/status/${encodeURIComponent(user.id)}`, ZStatusResponse).catch(() => undefined)
+        // Spec 000 §4: a status check that finds the email verified updates the stored user.
+        void api
+          .get(`/users/status/${encodeURIComponent(user.id)}`, ZStatusResponse)
+          .then((status) => {
+            if (status.emailVerified && !user.emailVerified)
+              updateSessionUser({ ...user, emailVerified: true })
+          })
+          .catch(() => undefined)
       }
     })
     const kept = keepConnected(socket, {

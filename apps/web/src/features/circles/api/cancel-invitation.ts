@@ -7,7 +7,6 @@ import { circleKeys } from './query-keys'
 export const cancelInvitation = (circleId: string, invitationId: string) =>
   api.delete(
     `/circles/${encodeURIComponent(circleId)}/invitations/${encodeURIComponent(invitationId)}`,
-    undefined,
     ZMessageResponse,
   )
 

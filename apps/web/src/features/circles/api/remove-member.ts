@@ -5,11 +5,7 @@ import { circleKeys, isCircleDataQuery } from './query-keys'
 
 /** DELETE /circles/:id/users/:userId (admin; never the admin, never oneself). */
 export const removeMember = (circleId: string, userId: string) =>
-  api.delete(
-    `/circles/${encodeURIComponent(circleId)}/users/${encodeURIComponent(userId)}`,
-    undefined,
-    ZMessageResponse,
-  )
+  api.delete(`/circles/${encodeURIComponent(circleId)}/users/${encodeURIComponent(userId)}`, ZMessageResponse)
 
 export function useRemoveMember(circleId: string) {
   const queryClient = useQueryClient()

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { LIMITS, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
+import { LIMITS, MESSAGES, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
 import { Camera, ImagePlus, ImageUp, RotateCw, X } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
@@ -10,15 +10,20 @@ import { Form } from '@/components/ui/form'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
+import {
+  dismissValidationToast,
+  fieldErrorText,
+  firstErrorMessage,
+  showValidationToast,
+} from '@/lib/form-errors'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
+import { pictureProblem, PICTURE_TYPES } from '../lib/picture-check'
 import { CameraDialog } from './camera-dialog'
 import { PrivateImage } from '@/components/private-image'
-
-const ACCEPTED = 'image/jpeg,image/png,image/webp'
 
 /** Why the picture did not go up: the upload's own failures, or still too large after shrinking. */
 type PictureFailure = UploadFailure | { reason: 'tooLarge'; size: string }
@@ -86,6 +91,7 @@ export function ItemForm({
   }
 
   async function save(values: TItemForm) {
+    dismissValidationToast()
     const body = { name: values.name, description: values.description ?? null }
     const saving = item
       ? update.mutateAsync({ ...body, ...(removePicture && !file ? { imageUrl: null } : {}) })
@@ -116,17 +122,27 @@ export function ItemForm({
   return (
     <Form
       form={form}
-      onSubmit={(event) => void form.handleSubmit(save)(event)}
+      onSubmit={(event) =>
+        // Spec 001 §5: the first error also shows as a banner (toast), else 'Please fill in all required fields'.
+        void form.handleSubmit(save, (fieldErrors) =>
+          showValidationToast(
+            translateServerError(
+              firstErrorMessage(fieldErrors, ['name', 'description']) ?? MESSAGES.required,
+            ),
+          ),
+        )(event)
+      }
       aria-label={t('form.title')}
       className="flex flex-col gap-5"
     >
-      <FormField
-        label={t('form.name')}
-        error={errors.name?.message && translateServerError(errors.name.message)}
-      >
+      <FormField label={t('form.name')} error={fieldErrorText(errors.name?.message)}>
         {(field) => <Input {...field} autoComplete="off" disabled={busy} {...form.register('name')} />}
       </FormField>
-      <FormField label={t('form.description')} hint={t('form.descriptionHint')}>
+      <FormField
+        label={t('form.description')}
+        hint={t('form.descriptionHint')}
+        error={fieldErrorText(errors.description?.message)}
+      >
         {(field) => <Textarea {...field} rows={3} disabled={busy} {...form.register('description')} />}
       </FormField>
       {item?.thumbnailUrl && !file ? (
@@ -157,12 +173,13 @@ export function ItemForm({
             <input
               {...field}
               type="file"
-              accept={ACCEPTED}
+              accept={PICTURE_TYPES}
               disabled={busy}
               onChange={(event) => {
                 const picked = event.target.files?.[0] ?? null
-                if (picked && !picked.type.startsWith('image/')) {
-                  notify.error(t('upload.notAnImage'))
+                const problem = picked && pictureProblem(picked, t)
+                if (problem) {
+                  notify.error(problem)
                   event.target.value = ''
                   setFile(null)
                   return
