@@ -6,6 +6,7 @@ import sharp from 'sharp'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, toast, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
+import { createItem, requestHandover } from './handovers-support'
 
 // The items screens against the real server: a circle's items page, adding items with and without a
 // picture, the upload's progress bar with cancel and retry, the picture served privately.
@@ -199,7 +200,8 @@ test('an item’s page: details, edit with a new picture, delete after confirmin
   await page.getByRole('button', { name: 'Save changes' }).click()
   // Shrinking and uploading the picture first: on a busy machine that takes a while.
   await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`), { timeout: 30_000 })
-  const card = page.getByRole('link', { name: /Electric hedge trimmer/ })
+  // The card's link to the item's page (beside it, the card's own Edit and Delete).
+  const card = page.getByRole('main').locator(`a[href="/items/${itemId}"]`)
   await expect(card.getByRole('img', { name: 'Picture of Electric hedge trimmer' })).toHaveAttribute(
     'src',
     /^blob:/,
@@ -471,4 +473,63 @@ test('the circle page shows six of seven items, each linking to its page, and a 
   await card.getByRole('link', { name: 'All items (7)' }).click()
   await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`))
   await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(7)
+})
+
+test('the circle’s items list: edit and delete on the cards the viewer may change, none elsewhere', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.setTimeout(90_000)
+  const ida = await createSignedInUser(request, 'items-actions-ida', 'Ida Admin')
+  const ben = await createSignedInUser(request, 'items-actions-ben', 'Ben Member')
+  const circleId = await createCircle(request, ida, { name: 'Corner Shop' })
+  await joinCircle(request, circleId, ida, ben)
+  await createItem(request, ida, circleId, { name: 'Ladder' })
+  const saw = await createItem(request, ida, circleId, { name: 'Saw' })
+  await requestHandover(request, ida, { itemId: saw, receiverId: ben.user.id })
+  const tent = await createItem(request, ben, circleId, { name: 'Tent' })
+
+  await signInAs(page, ben)
+  await page.goto(`/circle/${circleId}/items`)
+  const card = (name: string) => page.getByRole('main').getByRole('listitem').filter({ hasText: name })
+  await expect(card('Tent').getByRole('link', { name: 'Edit Tent' })).toBeVisible()
+  await expect(card('Tent').getByRole('button', { name: 'Delete Tent' })).toBeVisible()
+  // Ida's items are not Ben's to change; the pending one is nobody's to change.
+  await expect(card('Ladder').getByRole('button')).toHaveCount(0)
+  await expect(card('Ladder').getByRole('link', { name: /^Edit/ })).toHaveCount(0)
+  await expect(card('Saw').getByRole('link', { name: /^Edit/ })).toHaveCount(0)
+  await expectAccessible(page, axe)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'items-card-actions-en-390')
+  await page.setViewportSize({ width: 1280, height: 900 })
+
+  await card('Tent').getByRole('link', { name: 'Edit Tent' }).click()
+  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items/${tent}/edit$`))
+  await expect(page.getByLabel('Name')).toHaveValue('Tent')
+  await page.getByLabel('Name').fill('Tent for two')
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`))
+  await expect(card('Tent for two')).toBeVisible()
+
+  await card('Tent for two').getByRole('button', { name: 'Delete Tent for two' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Delete this item?' })
+  await expect(dialog.getByText('Are you sure you want to delete this item?')).toBeVisible()
+  await dialog.getByRole('button', { name: 'Delete item' }).click()
+  await expect(toast(page, 'success', 'Item deleted')).toBeVisible()
+  await expect(card('Tent for two')).toHaveCount(0)
+
+  // Typed into the address bar, the edit of an item with a pending handover says why on the item's page.
+  await page.goto(`/circle/${circleId}/items/${saw}/edit`)
+  await expect(page).toHaveURL(new RegExp(`/items/${saw}$`))
+  await expect(
+    page.getByText('This item has a pending handover and cannot be changed until it is answered.'),
+  ).toBeVisible()
+
+  // The admin edits and deletes what they hold completely.
+  await signInAs(page, ida)
+  await page.goto(`/circle/${circleId}/items`)
+  await expect(card('Ladder').getByRole('link', { name: 'Edit Ladder' })).toBeVisible()
+  await expect(card('Ladder').getByRole('button', { name: 'Delete Ladder' })).toBeVisible()
+  await expect(card('Saw').getByRole('button')).toHaveCount(0)
 })

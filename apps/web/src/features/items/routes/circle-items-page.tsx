@@ -9,10 +9,13 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { api } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
+import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useCircleItems, useItem } from '../api/items'
 import { EmptyItems, FormPanel, ItemGrid } from '../components/item-layout'
+import { ItemCardActions } from '../components/item-card-actions'
 import { ItemForm } from '../components/item-form'
+import { canDeleteItem, canEditItem } from '../lib/item-permissions'
 
 /** /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state. */
 export function CircleItemsPage() {
@@ -32,6 +35,7 @@ export function CircleItemsPage() {
   })
   const items = useCircleItems(circleId)
   const [adding, setAdding] = useState(false)
+  const me = getSession().user?.id
   useDocumentTitle(
     circle.data
       ? t('circleItems.documentTitle', { circle: circle.data.name })
@@ -70,6 +74,9 @@ export function CircleItemsPage() {
       </header>
 
       {flash ? <Alert tone="error">{flash}</Alert> : null}
+      {circle.isError && !items.isError ? (
+        <Alert tone="error">{t('circleItems.circleLoadFailed')}</Alert>
+      ) : null}
 
       {editing ? (
         <FormPanel title={t('form.editTitle')} cancelLabel={t('form.cancel')} onCancel={backToList}>
@@ -100,7 +107,12 @@ export function CircleItemsPage() {
           </Button>
         </EmptyItems>
       ) : (
-        <ItemGrid items={items.data} />
+        <ItemGrid
+          items={items.data}
+          actions={(item) =>
+            canEditItem(item, me) || canDeleteItem(item, me) ? <ItemCardActions item={item} /> : null
+          }
+        />
       )}
     </main>
   )
@@ -108,20 +120,29 @@ export function CircleItemsPage() {
 
 /**
  * /circle/:circleId/items/:itemId/edit (spec 001 §2): the item to edit. A locked item goes to its page
- * with the locked message; one that cannot be loaded back to the circle's items.
+ * with the locked message, as does one with a pending handover or one the viewer may not edit (with
+ * the message the server would give on save); one that cannot be loaded goes back to the circle's items.
  */
 function useEditedItem(circleId: string, itemId: string | undefined): TItem | null {
   const { t } = useTranslation('items')
   const navigate = useNavigate()
   const item = useItem(itemId ?? '', { enabled: Boolean(itemId) })
   const failed = Boolean(itemId) && item.isError
-  const locked = item.data?.locked === true
+  const refusal = item.data ? editRefusal(item.data, getSession().user?.id) : undefined
   useEffect(() => {
     if (failed) {
       void navigate(`/circle/${circleId}/items`, { replace: true, state: { error: t('edit.loadFailed') } })
-    } else if (locked && itemId) {
-      void navigate(`/items/${itemId}`, { replace: true, state: { error: MESSAGES.itemLocked } })
+    } else if (refusal && itemId) {
+      void navigate(`/items/${itemId}`, { replace: true, state: { error: refusal } })
     }
-  }, [failed, locked, circleId, itemId, navigate, t])
-  return itemId && item.data && !locked ? item.data : null
+  }, [failed, refusal, circleId, itemId, navigate, t])
+  return itemId && item.data && !refusal ? item.data : null
+}
+
+/** Why this viewer cannot edit the item now, as the server would say it on save; undefined if they can. */
+function editRefusal(item: TItem, me: string | undefined): string | undefined {
+  if (canEditItem(item, me)) return undefined
+  if (item.locked) return MESSAGES.itemLocked
+  if (item.hasPendingHandovers) return MESSAGES.itemPendingHandover
+  return MESSAGES.itemEditForbidden
 }

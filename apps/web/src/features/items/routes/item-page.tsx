@@ -6,15 +6,15 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
-import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Spinner } from '@/components/ui/spinner'
-import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useItemHandovers } from '../api/handovers'
-import { useDeleteItem, useItem, useOwnershipStatus } from '../api/items'
+import { useItem, useOwnershipStatus } from '../api/items'
+import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { formatItemDate } from '../components/item-dates'
+import { canEditItem } from '../lib/item-permissions'
 import { PrivateImage } from '@/components/private-image'
 
 /** /items/:itemId (spec 001 §2): the picture, the details, and what the viewer may do with it. */
@@ -27,7 +27,6 @@ export function ItemPage() {
   const ownership = useOwnershipStatus(itemId)
   // A failed handovers fetch leaves the item as it is, without handover notes (spec 001 §7).
   const handovers = useItemHandovers(itemId)
-  const remove = useDeleteItem()
   const [confirming, setConfirming] = useState(false)
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(item.data ? t('detail.documentTitle', { name: item.data.name }) : t('detail.loadingTitle'))
@@ -69,27 +68,11 @@ export function ItemPage() {
   const data = item.data
   const me = getSession().user?.id
   const isHolder = data.ownerId === me
-  const canEdit =
-    !data.ownerLeftCircle &&
-    (isHolder || data.circle.adminId === me) &&
-    !data.locked &&
-    !data.hasPendingHandovers
+  const canEdit = canEditItem(data, me)
   const canDelete = ownership.data?.hasFullOwnership === true && !data.hasPendingHandovers
   const incoming = handovers.data?.find((h) => h.status === 'PENDING' && h.receiverId === me)
   const canHandOver = isHolder && !data.ownerLeftCircle
   const back = data.ownerLeftCircle ? '/items' : `/circle/${data.circleId}/items`
-
-  const confirmDelete = () =>
-    remove.mutate(data.id, {
-      onSuccess: () => {
-        notify.success(translateServerError(MESSAGES.itemDeleted))
-        void navigate(back, { replace: true })
-      },
-      onError: (error) => {
-        setConfirming(false)
-        notify.error(error.message ? translateServerError(error.message) : t('detail.deleteFailed'))
-      },
-    })
 
   return frame(
     <>
@@ -259,16 +242,11 @@ export function ItemPage() {
         </aside>
       </div>
 
-      <ConfirmDialog
+      <DeleteItemDialog
+        itemId={data.id}
         open={confirming}
-        title={t('detail.deleteTitle')}
-        description={t('detail.deleteQuestion')}
-        confirmLabel={t('detail.delete')}
-        cancelLabel={t('form.cancel')}
-        tone="danger"
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setConfirming(false)}
+        onClose={() => setConfirming(false)}
+        onDeleted={() => void navigate(back, { replace: true })}
       />
     </>,
   )
