@@ -131,6 +131,9 @@ test('a member sees each ledger page verified on this device, and the export pas
   await expect(deviceCheck(page).getByText('Auf diesem Gerät geprüft')).toBeVisible()
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'ledger-verified-de-390')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'ledger-verified-de-390-dark')
 })
 
 test('a confirmed block prints as a certificate with its checkpoint and a QR code to the block', async ({
@@ -235,6 +238,10 @@ test('the operator rewrites and re-signs history in PostgreSQL: a browser that s
   await expect(page.getByText('Verified on this device')).toHaveCount(0)
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'ledger-alarm-en-1280')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'ledger-alarm-en-1280-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
 
   const download = page.waitForEvent('download')
   await alarm.getByRole('button', { name: 'Download evidence' }).click()
