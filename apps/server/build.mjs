@@ -5,11 +5,14 @@ import { context } from 'esbuild'
 
 const here = new URL('.', import.meta.url).pathname
 
-/** Bare imports other than our own workspace packages resolve from node_modules at run time. */
+/**
+ * Bare imports other than our own workspace packages resolve from node_modules at run time. Package
+ * "imports" (`#sha256` in packages/ledger) are our own code: bundled, with Node's conditions.
+ */
 const externalDependencies = {
   name: 'external-dependencies',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
+    b.onResolve({ filter: /^[^./#]/ }, (args) =>
       args.path.startsWith('@circles/') ? undefined : { path: args.path, external: true },
     )
   },

@@ -1,6 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256, sha256HexOfText } from '#sha256'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
-import { leafHash } from './merkle'
 
 /** The encoding version every block states; a new encoding gets a new number, old blocks keep theirs. */
 export const BLOCK_VERSION = 1
@@ -35,9 +34,15 @@ export interface BlockContent {
   }
 }
 
+/** Printable ASCII without '"' and '\\': NFC leaves it as it is and JSON quotes it without escapes. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
 /** A JSON string of the NFC form of `text`; anything but a string is refused, as RFC 8785 code would. */
 function text(value: string): string {
   if (typeof value !== 'string') throw new TypeError(`not a string: ${typeof value}`)
+  // Ids, hashes, times and most names: the same bytes, without normalising and escaping (verify
+  // encodes every block of a chain; the property tests compare with the generic encoder).
+  if (PLAIN.test(value)) return `"${value}"`
   return JSON.stringify(value.normalize('NFC'))
 }
 const textOrNull = (value: string | null) => (value === null ? 'null' : text(value))
@@ -52,14 +57,15 @@ function boolean(value: boolean): string {
 }
 
 /**
- * The bytes that are hashed: RFC 8785 JSON of the NFC-normalised content, UTF-8. Written out for the
- * fields of a block, keys in RFC 8785 order, because verifying a chain encodes every block: the tests
- * prove it byte-identical to the generic encoder in ./canonical for any content. Fields a block does
- * not have are not encoded, so a leaf carrying extra ones is not in canonical form.
+ * The text whose UTF-8 bytes are hashed: RFC 8785 JSON of the NFC-normalised content. Written out for
+ * the fields of a block, keys in RFC 8785 order, because verifying a chain encodes every block: the
+ * tests prove it byte-identical to the generic encoder in ./canonical for any content. Fields a block
+ * does not have are not encoded, so a leaf carrying extra ones is not in canonical form. It is always
+ * well-formed Unicode (JSON.stringify escapes lone surrogates), so its UTF-8 is the same everywhere.
  */
-export function blockBytes(c: BlockContent): Uint8Array {
+function blockJson(c: BlockContent): string {
   const m = c.commitments
-  const json =
+  return (
     `{"circle":${party(c.circle)},` +
     `"commitments":{"receiverComment":${textOrNull(m.receiverComment)},` +
     `"requesterComment":${textOrNull(m.requesterComment)},"secretMessage":${textOrNull(m.secretMessage)}},` +
@@ -67,15 +73,21 @@ export function blockBytes(c: BlockContent): Uint8Array {
     `"height":${integer(c.height)},"item":${party(c.item)},"kind":${text(c.kind)},` +
     `"ownership":${text(c.ownership)},"prevHash":${text(c.prevHash)},"time":${text(c.time)},` +
     `"to":${party(c.to)},"v":${integer(c.v)}}`
-  return utf8ToBytes(json)
+  )
+}
+
+/** The bytes that are hashed: the canonical JSON of the content, UTF-8. */
+export function blockBytes(c: BlockContent): Uint8Array {
+  return utf8ToBytes(blockJson(c))
 }
 
 /**
  * A block's hash: the RFC 6962 leaf hash of its bytes, in hex. A Merkle tree over these hashes (for
  * signed checkpoints and proofs) takes them as its leaves as they are: nothing is ever rehashed.
+ * (U+0000 is the leaf prefix 0x00 in UTF-8, so the text is hashed without building the bytes first.)
  */
 export function blockHash(content: BlockContent): string {
-  return bytesToHex(leafHash(blockBytes(content)))
+  return sha256HexOfText(`\u0000${blockJson(content)}`)
 }
 
 /**

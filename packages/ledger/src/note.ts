@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from '#sha256'
 
 /**
  * C2SP signed notes (https://c2sp.org/signed-note), Ed25519 only: a text ending in a newline, a blank
