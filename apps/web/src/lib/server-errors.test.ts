@@ -2,7 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ApiError } from '@/lib/api-client'
 import { initI18n } from '@/lib/i18n'
-import { errorMessage, messageKeyOf, translateServerError } from '@/lib/server-errors'
+import { errorMessage, failureMessage, messageKeyOf, translateServerError } from '@/lib/server-errors'
 
 beforeAll(async () => {
   await initI18n('de')
@@ -33,5 +33,32 @@ describe('translateServerError', () => {
   it('reads the message of a thrown error', () => {
     expect(errorMessage(new ApiError(MESSAGES.forbidden, { status: 403 }))).toBe('Zugriff verweigert')
     expect(errorMessage('not an error')).toBe('Etwas ist schiefgelaufen')
+  })
+})
+
+describe('failureMessage (spec 000 §8: the server message, else the error message, else a generic text)', () => {
+  it('shows the server message, translated when it is a spec text', () => {
+    const refused = new ApiError(MESSAGES.forbidden, { status: 403, data: { message: MESSAGES.forbidden } })
+    expect(failureMessage(refused, 'Generic')).toBe('Zugriff verweigert')
+    const other = new ApiError('Name is too long', { status: 400, data: { message: 'Name is too long' } })
+    expect(failureMessage(other, 'Generic')).toBe('Name is too long')
+  })
+
+  it('keeps the text of a failure without an answer', () => {
+    const offline = new ApiError('Failed to put me: Failed to fetch', { status: 0, code: 'NETWORK_ERROR' })
+    expect(failureMessage(offline, 'Generic')).toBe('Failed to put me: Failed to fetch')
+  })
+
+  it('gives the generic text for an answer without a message', () => {
+    expect(failureMessage(new ApiError(MESSAGES.somethingWentWrong, { status: 500 }), 'Generic')).toBe(
+      'Generic',
+    )
+    const unparsed = new ApiError(MESSAGES.somethingWentWrong, {
+      status: 200,
+      code: 'INVALID_RESPONSE',
+      data: { message: 'ok' },
+    })
+    expect(failureMessage(unparsed, 'Generic')).toBe('Generic')
+    expect(failureMessage('not an error', 'Generic')).toBe('Generic')
   })
 })

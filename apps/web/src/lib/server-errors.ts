@@ -1,4 +1,5 @@
 import { MESSAGES, type MessageKey } from '@circles/shared'
+import { ApiError } from '@/lib/api-client'
 import { i18n } from '@/lib/i18n'
 
 // The server answers with the spec's English texts; the key lets a German screen show German.
@@ -24,4 +25,22 @@ export function translateServerError(message: string | null | undefined): string
 /** The text to show for anything a call or an action threw. */
 export function errorMessage(error: unknown): string {
   return translateServerError(error instanceof Error ? error.message : undefined)
+}
+
+/** True when a failed answer's body carried a `message` of its own. */
+function answeredWithMessage(error: ApiError): boolean {
+  const { data } = error
+  if (error.code === 'INVALID_RESPONSE' || typeof data !== 'object' || data === null) return false
+  const message = (data as { message?: unknown }).message
+  return typeof message === 'string' && message.length > 0
+}
+
+/**
+ * "The server message, else the error message, else a generic text" (spec 000 §8, docs/decisions/0020):
+ * `fallback` is for an answer without a message, which the API client would otherwise report as
+ * 'Something went wrong'. A failure with no answer keeps its own text ('Failed to put me: …').
+ */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.status > 0 && !answeredWithMessage(error)) return fallback
+  return error instanceof Error && error.message ? translateServerError(error.message) : fallback
 }

@@ -7,7 +7,7 @@ import { Card, CardTitle } from '@/components/ui/card'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { notify } from '@/lib/notify'
-import { translateServerError } from '@/lib/server-errors'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { useUpdateProfile } from '../api/profile'
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
@@ -45,8 +45,7 @@ export function ProfileInfo({ user }: { user: TUser }) {
         setEditing(false)
         setError(undefined)
       },
-      onError: (failure) =>
-        notify.error(failure.message ? translateServerError(failure.message) : t('info.updateFailed')),
+      onError: (failure) => notify.error(failureMessage(failure, t('info.updateFailed'))),
     })
   }
 

@@ -10,7 +10,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { notify } from '@/lib/notify'
 import { passkeysSupported } from '@/lib/passkeys'
-import { translateServerError } from '@/lib/server-errors'
+import { failureMessage } from '@/lib/server-errors'
 import { RegistrationError, useDeletePasskey, usePasskeys, useRegisterPasskey } from '../api/profile'
 
 function PasskeyRow({ passkey, onDelete }: { passkey: TPasskeyCredential; onDelete(): void }) {
@@ -66,9 +66,7 @@ function Passkeys() {
             ? error.reason === 'unsupported'
               ? t('security.unsupported')
               : t(`security.errors.${error.reason}`)
-            : error.message
-              ? translateServerError(error.message)
-              : t('security.errors.failed'),
+            : failureMessage(error, t('security.errors.failed')),
         ),
     })
   }
