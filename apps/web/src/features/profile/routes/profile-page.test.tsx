@@ -4,7 +4,6 @@ import { logout, startSession } from '@/lib/session'
 import { json, mockApi } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
 import { testUser, validToken } from '@/test/tokens'
-import { withSpecAlgorithms } from '../api/profile'
 import { ProfilePage } from './profile-page'
 
 const render = () => renderPages({ '/profile': ProfilePage }, '/profile', { namespaces: ['profile'] })
@@ -45,18 +44,5 @@ describe('ProfilePage (spec 001 §2)', () => {
     expect(document.activeElement).toBe(security)
     expect(screen.getByText('Verified')).toBeTruthy()
     expect(screen.getByText('WebAuthn is not supported in this browser')).toBeTruthy()
-  })
-})
-
-describe('withSpecAlgorithms (spec 000 §5)', () => {
-  it('drops -8 and makes sure -7 and -257 are offered', () => {
-    const options = withSpecAlgorithms({
-      challenge: 'c',
-      pubKeyCredParams: [
-        { type: 'public-key', alg: -8 },
-        { type: 'public-key', alg: -7 },
-      ],
-    })
-    expect(options.pubKeyCredParams.map((p) => p.alg)).toEqual([-7, -257])
   })
 })
