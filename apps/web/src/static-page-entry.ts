@@ -4,12 +4,14 @@
  * KB instead of the app (docs/decisions/0007-prerendered-public-pages.md).
  */
 import { enhanceLanding } from '@/features/landing/enhance'
+import { landingRedirect } from '@/features/landing/landing-redirect'
 import { getSession } from '@/lib/session'
 import { startStaticPageShell } from '@/lib/static-page-shell'
 
 // Spec 000 §2: a signed-in visitor of the landing page goes straight to the dashboard.
-if (location.pathname === '/' && getSession().token) {
-  window.location.replace('/dashboard')
+const redirect = landingRedirect(location.pathname, getSession())
+if (redirect) {
+  window.location.replace(redirect)
 } else {
   enhanceLanding()
   void startStaticPageShell()
