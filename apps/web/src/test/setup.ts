@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach } from 'vitest'
+import { notify } from '@/lib/notify'
 import { restoreSession } from '@/lib/session'
 
 afterEach(() => {
@@ -8,6 +9,8 @@ afterEach(() => {
   // Each test starts signed out, in storage and in the session module's memory.
   localStorage.clear()
   restoreSession()
+  // sonner keeps its toasts in module state: one test must not pass on a toast an earlier one left.
+  notify.dismiss()
 })
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { notify } from '@/lib/notify'
-import { translateServerError } from '@/lib/server-errors'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { useDeleteItem } from '../api/items'
 
 /**
@@ -31,7 +31,7 @@ export function DeleteItemDialog({
       },
       onError: (error) => {
         onClose()
-        notify.error(error.message ? translateServerError(error.message) : t('detail.deleteFailed'))
+        notify.error(failureMessage(error, t('detail.deleteFailed')))
       },
     })
   return (

@@ -17,7 +17,7 @@ import {
   showValidationToast,
 } from '@/lib/form-errors'
 import { notify } from '@/lib/notify'
-import { translateServerError } from '@/lib/server-errors'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
@@ -97,7 +97,7 @@ export function ItemForm({
       ? update.mutateAsync({ ...body, ...(removePicture && !file ? { imageUrl: null } : {}) })
       : create.mutateAsync({ circleId, ...body })
     const created = await saving.catch((error: unknown) => {
-      notify.error(error instanceof Error ? translateServerError(error.message) : t('form.saveFailed'))
+      notify.error(failureMessage(error, t('form.saveFailed')))
       return null
     })
     if (!created) return

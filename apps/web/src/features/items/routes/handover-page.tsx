@@ -8,7 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { ApiError } from '@/lib/api-client'
-import { translateServerError } from '@/lib/server-errors'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import {
@@ -92,7 +92,7 @@ export function HandoverPage() {
   const isOwner = data.ownerId === me
   const formerSender = !isOwner && list.some((h) => h.status === 'CONFIRMED' && h.senderId === me)
   const fail = (fallback: string) => (error: Error) =>
-    setBanner({ tone: 'error', text: error.message ? translateServerError(error.message) : fallback })
+    setBanner({ tone: 'error', text: failureMessage(error, fallback) })
 
   const submit = (request: TCreateHandoverInput) =>
     create.mutate(request, {
