@@ -1,3 +1,4 @@
+import { verifyExport } from '@circles/ledger'
 import { MESSAGES } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
@@ -235,6 +236,28 @@ describe('members leaving', () => {
       to: { id: admin.user.id, name: 'Ada Admin' },
     })
     expect((await call(admin, 'GET', `/api/blockchain/verify/${circle.id}`)).json().valid).toBe(true)
+  })
+
+  it('two partial items of someone who leaves pass under one ledger lock as two linked, signed blocks', async () => {
+    const { admin, owner, receiver, item, circle } = await circleWithItem()
+    const other = await createItem(t, owner, circle.id, 'Ladder')
+    await handOver(t, owner, receiver, item.id)
+    await handOver(t, owner, receiver, other.id)
+    const removed = await call(admin, 'DELETE', `/api/circles/${circle.id}/users/${receiver.user.id}`)
+    expect(removed.statusCode).toBe(200)
+    const blocks = (await call(admin, 'GET', `/api/blockchain/circle/${circle.id}`)).json().blocks
+    expect(blocks.map((b: { content: { height: number; kind: string } }) => b.content)).toMatchObject([
+      { height: 3, kind: 'AUTO_TRANSFER' },
+      { height: 2, kind: 'AUTO_TRANSFER' },
+      { height: 1, kind: 'HANDOVER' },
+      { height: 0, kind: 'HANDOVER' },
+    ])
+    expect(blocks[0].content.prevHash).toBe(blocks[1].hash)
+    expect(blocks[1].content.prevHash).toBe(blocks[2].hash)
+    expect((await call(admin, 'GET', `/api/blockchain/verify/${circle.id}`)).json().valid).toBe(true)
+    // Every checkpoint signed under the one lock holds the root of the blocks before it.
+    const exported = await call(admin, 'GET', `/api/ledger/${circle.id}/export`)
+    expect(verifyExport(exported.body)).toMatchObject({ valid: true, blockCount: 4, checkpoint: { size: 4 } })
   })
 
   it('a confirmation after the receiver was removed is refused', async () => {

@@ -225,7 +225,7 @@ export function createHandoversService(
     names: HandoverViewRow,
     receiverComment: string | null,
   ): Promise<TLedgerReceipt> {
-    await ledger.lockCircle(tx, handover.circleId)
+    const log = await ledger.lockCircle(tx, handover.circleId)
     const item = await repo.lockItem(tx, handover.itemId)
     const parties = [handover.senderId, handover.receiverId]
     const bothMembers = await repo.areMembers(tx, handover.circleId, parties)
@@ -234,9 +234,8 @@ export function createHandoversService(
     }
     const ownership = handover.completeOwnership ? 'COMPLETE' : 'PARTIAL'
     await repo.updateItemHolder(tx, item.id, { ownerId: handover.receiverId, ownership })
-    const { receipt } = await ledger.append(tx, {
+    const { receipt } = await log.append({
       kind: 'HANDOVER',
-      circleId: handover.circleId,
       handoverId: handover.id,
       item: { id: item.id, name: item.name },
       from: { id: handover.senderId, name: names.senderName },

@@ -231,16 +231,15 @@ export function createItemsService(
     userId: string,
     adminId: string,
   ): Promise<{ moved: { id: string; name: string }[]; notices: Notice[] }> {
-    await ledger.lockCircle(tx, circleId)
+    const log = await ledger.lockCircle(tx, circleId)
     const moved = await repo.movePartialItems(tx, circleId, userId, adminId)
     if (moved.length === 0) return { moved, notices: [] }
     const from = { id: userId, name: await repo.userName(tx, userId) }
     const to = { id: adminId, name: await repo.userName(tx, adminId) }
     const commitments = { requesterComment: null, receiverComment: null, secretMessage: null }
     for (const item of moved) {
-      await ledger.append(tx, {
+      await log.append({
         kind: 'AUTO_TRANSFER',
-        circleId,
         handoverId: null,
         item,
         from,

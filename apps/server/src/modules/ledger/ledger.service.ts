@@ -37,16 +37,20 @@ const LIST_LIMIT = 500
 /** How many rows verify reads at a time: memory stays flat however long the chain. */
 const VERIFY_PAGE = 2000
 
-/** What a caller asks to record; the ledger adds height, links, circle name and time. */
+/** What a caller asks to record; the ledger adds the circle, height, links and time. */
 export interface AppendRequest {
   kind: BlockContent['kind']
-  circleId: string
   handoverId: string | null
   item: { id: string; name: string }
   from: { id: string; name: string }
   to: { id: string; name: string }
   ownership: BlockContent['ownership']
   commitments: BlockContent['commitments']
+}
+
+/** The circle's ledger, locked for one transaction: what may be appended under the lock. */
+export interface LedgerLock {
+  append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }>
 }
 
 /** A stored row, read back into exactly the content that was hashed. */
@@ -109,84 +113,82 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
   }
 
   /**
-   * Appends a block to the circle's chain inside the caller's transaction. The head row is locked
-   * first, so appends of one circle run one at a time; unique (circle, height) and (circle, prevHash)
-   * stop a fork should anything get past the lock.
+   * Locks the circle's ledger head for the caller's transaction (before the rows it then locks, in the
+   * same order everywhere) and answers the appends made under that lock: the circle's appends run one at
+   * a time, and unique (circle, height) and (circle, prevHash) stop a fork should anything get past the
+   * lock. The head is read once; each append moves it in memory and on its row.
    */
-  async function append(
-    tx: Executor,
-    request: AppendRequest,
-  ): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
-    const head = await repo.lockHead(tx, request.circleId)
-    const content: BlockContent = {
-      v: BLOCK_VERSION,
-      kind: request.kind,
-      circle: { id: request.circleId, name: head.circleName },
-      height: head.size,
-      prevHash: head.size === 0 ? GENESIS_PREV_HASH : head.headHash,
-      first: head.size === 0,
-      time: new Date().toISOString(),
-      handoverId: request.handoverId,
-      item: request.item,
-      from: request.from,
-      to: request.to,
-      ownership: request.ownership,
-      commitments: request.commitments,
-    }
-    const hash = blockHash(content)
-    const before = await frontierOf(tx, request.circleId, head)
-    const frontier = appendLeaf(before, fromHex(hash))
-    const checkpoint = signCheckpoint(
-      {
-        origin: originOf(request.circleId),
-        size: frontier.size,
-        rootHash: frontierRoot(frontier),
-        extensions: [],
-      },
-      signer,
-    )
-    const tree = { frontier: frontier.nodes.map(toHex), checkpoint }
-    const block = await repo.appendBlock(
-      tx,
-      {
-        circleId: content.circle.id,
-        height: content.height,
-        hash,
-        prevHash: content.prevHash,
-        version: content.v,
-        kind: content.kind,
-        first: content.first,
-        time: content.time,
-        circleName: content.circle.name,
-        handoverId: content.handoverId,
-        itemId: content.item.id,
-        itemName: content.item.name,
-        fromId: content.from.id,
-        fromName: content.from.name,
-        toId: content.to.id,
-        toName: content.to.name,
-        ownership: content.ownership,
-        requesterCommentCommitment: content.commitments.requesterComment,
-        receiverCommentCommitment: content.commitments.receiverComment,
-        secretMessageCommitment: content.commitments.secretMessage,
-      },
-      tree,
-    )
-    // The newest leaf's audit path is the earlier frontier, smallest subtree first (RFC 6962 §2.1.1).
-    const receipt: LedgerReceipt = {
-      blockId: block.id,
-      index: content.height,
-      size: frontier.size,
-      leafHash: hash,
-      proof: before.nodes.toReversed().map(toHex),
-      checkpoint,
-    }
-    return { block, receipt }
-  }
+  async function lockCircle(tx: Executor, circleId: string): Promise<LedgerLock> {
+    const head = await repo.lockHead(tx, circleId)
+    let size = head.size
+    let headHash = head.headHash
+    let frontier: Frontier | undefined
 
-  /** Takes the circle's append lock now, for a transaction that must lock it before other rows. */
-  async function lockCircle(tx: Executor, circleId: string): Promise<void> {
-    await repo.lockHead(tx, circleId)
+    async function append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
+      const content: BlockContent = {
+        v: BLOCK_VERSION,
+        kind: request.kind,
+        circle: { id: circleId, name: head.circleName },
+        height: size,
+        prevHash: size === 0 ? GENESIS_PREV_HASH : headHash,
+        first: size === 0,
+        time: new Date().toISOString(),
+        handoverId: request.handoverId,
+        item: request.item,
+        from: request.from,
+        to: request.to,
+        ownership: request.ownership,
+        commitments: request.commitments,
+      }
+      const hash = blockHash(content)
+      const before = (frontier ??= await frontierOf(tx, circleId, head))
+      const after = appendLeaf(before, fromHex(hash))
+      const checkpoint = signCheckpoint(
+        { origin: originOf(circleId), size: after.size, rootHash: frontierRoot(after), extensions: [] },
+        signer,
+      )
+      const block = await repo.appendBlock(
+        tx,
+        {
+          circleId,
+          height: content.height,
+          hash,
+          prevHash: content.prevHash,
+          version: content.v,
+          kind: content.kind,
+          first: content.first,
+          time: content.time,
+          circleName: content.circle.name,
+          handoverId: content.handoverId,
+          itemId: content.item.id,
+          itemName: content.item.name,
+          fromId: content.from.id,
+          fromName: content.from.name,
+          toId: content.to.id,
+          toName: content.to.name,
+          ownership: content.ownership,
+          requesterCommentCommitment: content.commitments.requesterComment,
+          receiverCommentCommitment: content.commitments.receiverComment,
+          secretMessageCommitment: content.commitments.secretMessage,
+        },
+        { frontier: after.nodes.map(toHex), checkpoint },
+      )
+      size = after.size
+      headHash = hash
+      frontier = after
+      // The newest leaf's audit path is the earlier frontier, smallest subtree first (RFC 6962 §2.1.1).
+      const receipt: LedgerReceipt = {
+        blockId: block.id,
+        index: content.height,
+        size: after.size,
+        leafHash: hash,
+        proof: before.nodes.toReversed().map(toHex),
+        checkpoint,
+      }
+      return { block, receipt }
+    }
+
+    return { append }
   }
 
   const views = (rows: BlockViewRow[], actor: TUser) => rows.map((row) => toBlock(row, actor))
@@ -328,7 +330,6 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
   }
 
   return {
-    append,
     lockCircle,
     list,
     listCircle,
