@@ -12,8 +12,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MESSAGES } from '@circles/shared'
 import { main } from '../../../packages/ledger/src/cli'
 import { ledgerHeads } from '../src/db/schema'
+import { RATE_RULES } from '../src/lib/rate-limits'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { answerHandover, createItem, handOver, pendingHandover } from './support/handovers'
 import { type TestApp, createTestApp } from './support/test-app'
@@ -214,6 +216,25 @@ describe('the verifiable ledger log', () => {
     const quiet = () => {}
     expect(await main(['verify', path.join(dir, 'export.jsonl'), '--key', key!], quiet)).toBe(0)
     expect(await main(['verify', path.join(dir, 'tampered.jsonl'), '--key', key!], quiet)).toBe(1)
+  })
+
+  it('counts the calls that read a whole log per account: over the hourly limit they answer 429', async () => {
+    const { ida, ben, circle } = await circleWith(1)
+    const { points } = RATE_RULES.ledgerLogReadsPerAccount
+    const calls = [`/${circle.id}/proof/consistency?from=1&to=1`, `/${circle.id}/export`]
+    for (let i = 0; i < points; i++) expect((await get(ida, calls[i % 2]!)).statusCode).toBe(200)
+    const refused = await get(ida, `/${circle.id}/proof/inclusion?index=0&size=1`)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json().message).toBe(MESSAGES.tooManyRequests)
+    const verify = await t.app.inject({
+      method: 'GET',
+      url: `/api/blockchain/verify/${circle.id}`,
+      headers: ida.auth,
+    })
+    expect(verify.statusCode).toBe(429)
+    // Another member, and the cheap calls, are not held back.
+    expect((await get(ben, `/${circle.id}/proof/inclusion?index=0&size=1`)).statusCode).toBe(200)
+    expect((await get(ida, `/${circle.id}/checkpoint`)).statusCode).toBe(200)
   })
 
   it('publishes earlier keys too, so checkpoints signed before a rotation still verify', async () => {

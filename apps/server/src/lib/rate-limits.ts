@@ -30,6 +30,11 @@ export const RATE_RULES = {
   invitationEmailsPerAccount: { points: 30, duration: 60 * 60 },
   /** Picture uploads per account: every one costs a re-encode; far more than anyone photographs. */
   uploadsPerAccount: { points: 120, duration: 60 * 60 },
+  /**
+   * Requests that read and hash a circle's whole log (proofs, verify, export), per account: each costs
+   * time linear in the log. A ledger page asks for two; a member browsing all day stays far below.
+   */
+  ledgerLogReadsPerAccount: { points: 600, duration: 60 * 60 },
 } as const
 
 /**

@@ -218,7 +218,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
    * names each block whose content, hash or link does not check out.
    */
   async function verify(actor: TUser, circleId: string): Promise<TVerificationResult> {
-    await requireMember(ctx.db, circleId, actor)
+    await requireMemberForLogRead(actor, circleId)
     const verifier = createChainVerifier()
     let after = -1
     for (;;) {
@@ -255,8 +255,14 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     return note
   }
 
-  async function sizeOf(actor: TUser, circleId: string): Promise<number> {
+  /** A member's call that reads and hashes the circle's whole log: counted, as each costs O(n). */
+  async function requireMemberForLogRead(actor: TUser, circleId: string): Promise<void> {
     await requireMember(ctx.db, circleId, actor)
+    await ctx.rateLimits.consume([['ledgerLogReadsPerAccount', actor.id]], MESSAGES.tooManyRequests)
+  }
+
+  async function sizeOf(actor: TUser, circleId: string): Promise<number> {
+    await requireMemberForLogRead(actor, circleId)
     return (await repo.headOf(ctx.db, circleId))?.size ?? 0
   }
 
@@ -312,7 +318,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
    * leaf bytes, base64, and hash; commitments only, never a comment or secret), every checkpoint.
    */
   async function* exportLog(actor: TUser, circleId: string): AsyncGenerator<string> {
-    await requireMember(ctx.db, circleId, actor)
+    await requireMemberForLogRead(actor, circleId)
     yield `${JSON.stringify({ type: 'log', origin: originOf(circleId), keys: signer.verifierKeys })}\n`
     let after = -1
     for (;;) {
