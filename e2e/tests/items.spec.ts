@@ -485,7 +485,7 @@ test('the circle’s items list: edit and delete on the cards the viewer may cha
   const ben = await createSignedInUser(request, 'items-actions-ben', 'Ben Member')
   const circleId = await createCircle(request, ida, { name: 'Corner Shop' })
   await joinCircle(request, circleId, ida, ben)
-  await createItem(request, ida, circleId, { name: 'Ladder' })
+  const ladder = await createItem(request, ida, circleId, { name: 'Ladder' })
   const saw = await createItem(request, ida, circleId, { name: 'Saw' })
   await requestHandover(request, ida, { itemId: saw, receiverId: ben.user.id })
   const tent = await createItem(request, ben, circleId, { name: 'Tent' })
@@ -532,4 +532,18 @@ test('the circle’s items list: edit and delete on the cards the viewer may cha
   await expect(card('Ladder').getByRole('link', { name: 'Edit Ladder' })).toBeVisible()
   await expect(card('Ladder').getByRole('button', { name: 'Delete Ladder' })).toBeVisible()
   await expect(card('Saw').getByRole('button')).toHaveCount(0)
+
+  // A list gone stale (live updates cut off, a handover of the ladder requested from another tab): the
+  // server refuses, the user reads why, nothing is lost, and the card shows what is true now.
+  await page.route('**/socket.io/**', (route) => route.abort())
+  await page.reload()
+  await expect(card('Ladder').getByRole('button', { name: 'Delete Ladder' })).toBeVisible()
+  await requestHandover(request, ida, { itemId: ladder, receiverId: ben.user.id })
+  await card('Ladder').getByRole('button', { name: 'Delete Ladder' }).click()
+  await dialog.getByRole('button', { name: 'Delete item' }).click()
+  await expect(
+    toast(page, 'error', 'This item has a pending handover and cannot be changed until it is answered.'),
+  ).toBeVisible()
+  await expect(card('Ladder').getByText('Handover pending')).toBeVisible()
+  await expect(card('Ladder').getByRole('button')).toHaveCount(0)
 })

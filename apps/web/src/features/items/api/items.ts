@@ -84,5 +84,7 @@ export function useDeleteItem() {
         queryKey: itemKeys.all,
         predicate: (query) => query.queryKey[1] !== 'detail' || query.queryKey[2] !== id,
       }),
+    // A refusal means the page was out of date (a handover requested meanwhile): show what is true now.
+    onError: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
   })
 }
