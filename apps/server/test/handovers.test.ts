@@ -131,6 +131,9 @@ describe('answers', () => {
     })
     expect(handover.block).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/) })
     expect(handover.answeredAt).not.toBeNull()
+    // The answer is what the server holds from then on.
+    const listed = (await call(receiver, 'GET', `/api/handovers/item/${item.id}`)).json().handovers
+    expect(listed).toEqual([handover])
 
     const after = (await call(receiver, 'GET', `/api/items/${item.id}`)).json().item
     expect(after).toMatchObject({ ownerId: receiver.user.id, ownership: 'PARTIAL', locked: true })

@@ -195,7 +195,7 @@ export function createHandoversService(
     id: string,
     input: THandoverAnswer,
   ): Promise<{ handover: THandover; receipt?: TLedgerReceipt }> {
-    const { row, feed, receipt } = await ctx.db.transaction(async (tx) => {
+    const { row, names, feed, receipt } = await ctx.db.transaction(async (tx) => {
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
@@ -205,13 +205,15 @@ export function createHandoversService(
       // circle waits for as long as a confirmation holds it. A refused confirmation rolls them back.
       const names = (await repo.findHandover(tx, id))!
       await notify(tx, names, input.status)
-      if (input.status !== 'CONFIRMED') return { row: handover, feed: [], receipt: undefined }
+      if (input.status !== 'CONFIRMED') return { row: handover, names, feed: [], receipt: undefined }
       const parties = [handover.senderId, handover.receiverId]
       const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
       const receipt = await confirm(tx, handover, names, input.receiverComment)
-      return { row: handover, feed, receipt }
+      return { row: handover, names, feed, receipt }
     })
-    const handover = await view(ctx.db, id, actor)
+    // The answer from what the transaction read after its update, and the block it appended.
+    const block = receipt ? { blockId: receipt.blockId, blockHash: receipt.leafHash } : {}
+    const handover = toHandover({ ...names, ...block }, actor)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
     announce(row, input.status, feed)
     ctx.nudgeMail()
