@@ -221,8 +221,11 @@ describe('the verifiable ledger log', () => {
   it('counts the calls that read a whole log per account: over the hourly limit they answer 429', async () => {
     const { ida, ben, circle } = await circleWith(1)
     const { points } = RATE_RULES.ledgerLogReadsPerAccount
-    const calls = [`/${circle.id}/proof/consistency?from=1&to=1`, `/${circle.id}/export`]
-    for (let i = 0; i < points; i++) expect((await get(ida, calls[i % 2]!)).statusCode).toBe(200)
+    // Cheap ones here (a log of one block); each counts as any whole-log read does.
+    for (let i = 0; i < points; i++) {
+      const call = i % 100 === 0 ? `/${circle.id}/export` : `/${circle.id}/proof/consistency?from=1&to=1`
+      expect((await get(ida, call)).statusCode).toBe(200)
+    }
     const refused = await get(ida, `/${circle.id}/proof/inclusion?index=0&size=1`)
     expect(refused.statusCode).toBe(429)
     expect(refused.json().message).toBe(MESSAGES.tooManyRequests)

@@ -32,7 +32,8 @@ export const RATE_RULES = {
   uploadsPerAccount: { points: 120, duration: 60 * 60 },
   /**
    * Requests that read and hash a circle's whole log (proofs, verify, export), per account: each costs
-   * time linear in the log. A ledger page asks for two; a member browsing all day stays far below.
+   * time linear in the log. A ledger page asks for one or two per circle it shows; a member browsing
+   * all day stays far below.
    */
   ledgerLogReadsPerAccount: { points: 600, duration: 60 * 60 },
 } as const
