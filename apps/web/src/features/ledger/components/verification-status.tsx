@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
+import { ApiError } from '@/lib/api-client'
+import { translateServerError } from '@/lib/server-errors'
 import { saveFile } from '../api/log'
 import type { CircleCheck } from '../verify/use-ledger-verification'
 import type { CircleVerification } from '../verify/verify-circle'
@@ -57,6 +59,13 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
     c.result?.state === 'alarm' ? [{ alarm: c.result, circle: named(c) }] : [],
   )
   const failed = checks.filter((c) => c.status === 'error')
+  // The server answered but refused (too many checks this hour, say): its reason, not 'offline'.
+  const failedText = (failing: CircleCheck[]) => {
+    const answered = failing.map((c) => c.error).find((e) => e instanceof ApiError && e.status > 0)
+    return answered
+      ? t('device.failedAnswer', { message: translateServerError(answered.message) })
+      : t('device.failedBody')
+  }
   const verified = checks.flatMap((c) =>
     c.result?.state === 'verified' ? [{ check: c, result: c.result }] : [],
   )
@@ -82,7 +91,7 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
             </Button>
           }
         >
-          {t('device.failedBody')}
+          {failedText(failed)}
         </Alert>
       ) : null}
       {pending ? (

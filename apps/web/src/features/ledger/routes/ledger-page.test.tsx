@@ -1,4 +1,4 @@
-import { blockHash } from '@circles/ledger'
+import { blockHash, seedSigner, verifierKey } from '@circles/ledger'
 import type { TBlock, TBlockContent } from '@circles/shared'
 import { MESSAGES } from '@circles/shared'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
@@ -79,6 +79,25 @@ describe('ledger page', () => {
     expect(screen.getByRole('link', { name: '#0' })).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Hide failing blocks' }))
     await waitFor(() => expect(screen.queryByRole('link', { name: '#0' })).toBeNull())
+  })
+
+  it('a refused device check gives the server its say, not "offline", and raises no alarm', async () => {
+    const signer = seedSigner('circles.example', new Uint8Array(32).fill(3))
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [block(0)] }),
+      'GET /api/ledger/keys': () => json(200, { keys: [verifierKey(signer.name, signer.publicKey)] }),
+      [`GET /api/ledger/${CIRCLE}/checkpoint`]: () => json(429, { message: MESSAGES.tooManyRequests }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    expect(
+      await screen.findByText(
+        'The server answered: Too many requests. Please try again later. Nothing was found wrong; check again later.',
+        undefined,
+        { timeout: 5000 },
+      ),
+    ).toBeTruthy()
+    expect(screen.getByText('The ledger could not be checked on this device')).toBeTruthy()
+    expect(screen.queryByText('History was rewritten')).toBeNull()
   })
 
   it('says when there is nothing yet, and when loading failed', async () => {

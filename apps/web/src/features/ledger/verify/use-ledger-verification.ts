@@ -30,6 +30,8 @@ export interface CircleCheck {
   circleName: string
   /** Pending while checking; an error when the server could not be asked (not evidence of anything). */
   status: 'pending' | 'error' | 'done'
+  /** Why the check could not run, when status is 'error'. */
+  error?: Error | null
   result?: CircleVerification
   retry: () => void
 }
@@ -70,6 +72,7 @@ export function useLedgerVerification(
       circleId: id,
       circleName: name,
       status: failed ? 'error' : query.data ? 'done' : 'pending',
+      error: keys.error ?? query.error,
       result: query.data,
       retry: () => void (keys.isError ? keys.refetch() : query.refetch()),
     }
