@@ -142,6 +142,7 @@ function useEditedItem(circleId: string, itemId: string | undefined): TItem | nu
 /** Why this viewer cannot edit the item now, as the server would say it on save; undefined if they can. */
 function editRefusal(item: TItem, me: string | undefined): string | undefined {
   if (canEditItem(item, me)) return undefined
+  if (item.ownerLeftCircle && item.ownerId === me) return MESSAGES.itemNotInCircle
   if (item.locked) return MESSAGES.itemLocked
   if (item.hasPendingHandovers) return MESSAGES.itemPendingHandover
   return MESSAGES.itemEditForbidden
