@@ -1,0 +1,46 @@
+import type { TItem } from '@circles/shared'
+import { describe, expect, it } from 'vitest'
+import { canDeleteItem, canEditItem } from './item-permissions'
+
+const HOLDER = '11111111-1111-4111-8111-111111111111'
+const ADMIN = '22222222-2222-4222-8222-222222222222'
+const MEMBER = '33333333-3333-4333-8333-333333333333'
+
+const item = (overrides: Partial<TItem> = {}): TItem => ({
+  id: '44444444-4444-4444-8444-444444444444',
+  name: 'Ladder',
+  description: null,
+  imageUrl: null,
+  thumbnailUrl: null,
+  circleId: '55555555-5555-4555-8555-555555555555',
+  ownerId: HOLDER,
+  ownership: 'COMPLETE',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  owner: { name: 'Hanna Holder' },
+  circle: { name: 'Corner Shop', adminId: ADMIN },
+  ownerLeftCircle: false,
+  hasPendingHandovers: false,
+  locked: false,
+  ...overrides,
+})
+
+describe('who may change an item (spec 001 §6)', () => {
+  it('edit: the holder and the admin, while it is not locked, not pending and its holder still in', () => {
+    expect(canEditItem(item(), HOLDER)).toBe(true)
+    expect(canEditItem(item(), ADMIN)).toBe(true)
+    expect(canEditItem(item(), MEMBER)).toBe(false)
+    expect(canEditItem(item(), undefined)).toBe(false)
+    expect(canEditItem(item({ locked: true }), HOLDER)).toBe(false)
+    expect(canEditItem(item({ locked: true }), ADMIN)).toBe(false)
+    expect(canEditItem(item({ hasPendingHandovers: true }), HOLDER)).toBe(false)
+    expect(canEditItem(item({ ownerLeftCircle: true }), HOLDER)).toBe(false)
+  })
+
+  it('delete: only the holder with complete ownership, and not while a handover is pending', () => {
+    expect(canDeleteItem(item(), HOLDER)).toBe(true)
+    expect(canDeleteItem(item(), ADMIN)).toBe(false)
+    expect(canDeleteItem(item({ ownership: 'PARTIAL' }), HOLDER)).toBe(false)
+    expect(canDeleteItem(item({ hasPendingHandovers: true }), HOLDER)).toBe(false)
+  })
+})
