@@ -533,17 +533,16 @@ test('the circle’s items list: edit and delete on the cards the viewer may cha
   await expect(card('Ladder').getByRole('button', { name: 'Delete Ladder' })).toBeVisible()
   await expect(card('Saw').getByRole('button')).toHaveCount(0)
 
-  // A list gone stale (live updates cut off, a handover of the ladder requested from another tab): the
-  // server refuses, the user reads why, nothing is lost, and the card shows what is true now.
-  await page.route('**/socket.io/**', (route) => route.abort())
-  await page.reload()
-  await expect(card('Ladder').getByRole('button', { name: 'Delete Ladder' })).toBeVisible()
-  await requestHandover(request, ida, { itemId: ladder, receiverId: ben.user.id })
+  // A handover of the ladder is requested from another tab while Ida is asked whether to delete it:
+  // the card updates live, the question stays, and the server's refusal says why. Nothing is lost.
   await card('Ladder').getByRole('button', { name: 'Delete Ladder' }).click()
+  await expect(dialog.getByText('Are you sure you want to delete this item?')).toBeVisible()
+  await requestHandover(request, ida, { itemId: ladder, receiverId: ben.user.id })
+  await expect(card('Ladder').getByText('Handover pending')).toBeVisible()
   await dialog.getByRole('button', { name: 'Delete item' }).click()
   await expect(
     toast(page, 'error', 'This item has a pending handover and cannot be changed until it is answered.'),
   ).toBeVisible()
-  await expect(card('Ladder').getByText('Handover pending')).toBeVisible()
+  await expect(dialog).toBeHidden()
   await expect(card('Ladder').getByRole('button')).toHaveCount(0)
 })

@@ -1,20 +1,18 @@
 import type { TItem } from '@circles/shared'
 import { Pencil, Trash2 } from 'lucide-react'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { getSession } from '@/lib/session'
 import { canDeleteItem, canEditItem } from '../lib/item-permissions'
-import { DeleteItemDialog } from './delete-item-dialog'
 
 /**
  * Edit and delete on a circle's items list (spec 001 §6: the owner or admin, with the same restrictions
- * as on the item's page). The list shows them only where the viewer may do one of the two.
+ * as on the item's page). The list shows them only where the viewer may do one of the two; the page
+ * holds the delete question, so a live update that changes the card does not take it away.
  */
-export function ItemCardActions({ item }: { item: TItem }) {
+export function ItemCardActions({ item, onDelete }: { item: TItem; onDelete(item: TItem): void }) {
   const { t } = useTranslation('items')
-  const [confirming, setConfirming] = useState(false)
   const me = getSession().user?.id
   const edit = canEditItem(item, me)
   const remove = canDeleteItem(item, me)
@@ -31,18 +29,15 @@ export function ItemCardActions({ item }: { item: TItem }) {
         </Link>
       ) : null}
       {remove ? (
-        <>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label={t('card.deleteNamed', { name: item.name })}
-            icon={<Trash2 aria-hidden="true" />}
-            onClick={() => setConfirming(true)}
-          >
-            {t('card.delete')}
-          </Button>
-          <DeleteItemDialog itemId={item.id} open={confirming} onClose={() => setConfirming(false)} />
-        </>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={t('card.deleteNamed', { name: item.name })}
+          icon={<Trash2 aria-hidden="true" />}
+          onClick={() => onDelete(item)}
+        >
+          {t('card.delete')}
+        </Button>
       ) : null}
     </>
   )

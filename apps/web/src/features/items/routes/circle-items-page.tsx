@@ -13,6 +13,7 @@ import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useCircleItems, useItem } from '../api/items'
 import { EmptyItems, FormPanel, ItemGrid } from '../components/item-layout'
+import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { ItemCardActions } from '../components/item-card-actions'
 import { ItemForm } from '../components/item-form'
 import { canDeleteItem, canEditItem } from '../lib/item-permissions'
@@ -35,6 +36,7 @@ export function CircleItemsPage() {
   })
   const items = useCircleItems(circleId)
   const [adding, setAdding] = useState(false)
+  const [deleting, setDeleting] = useState<TItem | null>(null)
   const me = getSession().user?.id
   useDocumentTitle(
     circle.data
@@ -110,10 +112,17 @@ export function CircleItemsPage() {
         <ItemGrid
           items={items.data}
           actions={(item) =>
-            canEditItem(item, me) || canDeleteItem(item, me) ? <ItemCardActions item={item} /> : null
+            canEditItem(item, me) || canDeleteItem(item, me) ? (
+              <ItemCardActions item={item} onDelete={setDeleting} />
+            ) : null
           }
         />
       )}
+      <DeleteItemDialog
+        itemId={deleting?.id ?? ''}
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+      />
     </main>
   )
 }
