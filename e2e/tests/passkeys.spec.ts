@@ -62,6 +62,8 @@ test('register a passkey on /profile, log out, log in with it, delete it', async
   await expect(page.getByText('Passkey registered successfully')).toHaveCount(0, { timeout: 8000 })
 
   await page.getByRole('button', { name: 'Log out' }).click()
+  // Signing out leaves for the home page; the public /profile shows 'Log in' before that navigation.
+  await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
   await passkeyLogin(page, pia.user.email)
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Pia Passkey' })).toBeVisible()
@@ -97,6 +99,8 @@ test('a passkey whose authenticator is gone gives the NotAllowedError message', 
   await page.getByRole('button', { name: 'Register a passkey' }).click()
   await expect(page.getByText('Passkey registered successfully')).toBeVisible()
   await page.getByRole('button', { name: 'Log out' }).click()
+  // Signing out leaves for the home page; the public /profile shows 'Log in' before that navigation.
+  await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
   // The phone with the passkey is gone; this browser has an authenticator without it.
   await authenticator.remove()
