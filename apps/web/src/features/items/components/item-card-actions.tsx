@@ -3,19 +3,25 @@ import { Pencil, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Button, buttonClasses } from '@/components/ui/button'
-import { getSession } from '@/lib/session'
-import { canDeleteItem, canEditItem } from '../lib/item-permissions'
 
 /**
  * Edit and delete on a circle's items list (spec 001 §6: the owner or admin, with the same restrictions
  * as on the item's page). The list shows them only where the viewer may do one of the two; the page
  * holds the delete question, so a live update that changes the card does not take it away.
  */
-export function ItemCardActions({ item, onDelete }: { item: TItem; onDelete(item: TItem): void }) {
+export function ItemCardActions({
+  item,
+  edit,
+  remove,
+  onDelete,
+}: {
+  item: TItem
+  /** What the viewer may do with it (lib/item-permissions), decided by the list. */
+  edit: boolean
+  remove: boolean
+  onDelete(item: TItem): void
+}) {
   const { t } = useTranslation('items')
-  const me = getSession().user?.id
-  const edit = canEditItem(item, me)
-  const remove = canDeleteItem(item, me)
   return (
     <>
       {edit ? (

@@ -111,11 +111,13 @@ export function CircleItemsPage() {
       ) : (
         <ItemGrid
           items={items.data}
-          actions={(item) =>
-            canEditItem(item, me) || canDeleteItem(item, me) ? (
-              <ItemCardActions item={item} onDelete={setDeleting} />
+          actions={(item) => {
+            const edit = canEditItem(item, me)
+            const remove = canDeleteItem(item, me)
+            return edit || remove ? (
+              <ItemCardActions item={item} edit={edit} remove={remove} onDelete={setDeleting} />
             ) : null
-          }
+          }}
         />
       )}
       <DeleteItemDialog

@@ -60,12 +60,10 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
   )
   const failed = checks.filter((c) => c.status === 'error')
   // The server answered but refused (too many checks this hour, say): its reason, not 'offline'.
-  const failedText = (failing: CircleCheck[]) => {
-    const answered = failing.map((c) => c.error).find((e) => e instanceof ApiError && e.status > 0)
-    return answered
-      ? t('device.failedAnswer', { message: translateServerError(answered.message) })
-      : t('device.failedBody')
-  }
+  const answered = failed.map((c) => c.error).find((e) => e instanceof ApiError && e.status > 0)
+  const failedText = answered
+    ? t('device.failedAnswer', { message: translateServerError(answered.message) })
+    : t('device.failedBody')
   const verified = checks.flatMap((c) =>
     c.result?.state === 'verified' ? [{ check: c, result: c.result }] : [],
   )
@@ -91,7 +89,7 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
             </Button>
           }
         >
-          {failedText(failed)}
+          {failedText}
         </Alert>
       ) : null}
       {pending ? (
