@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import type { InjectOptions } from 'fastify'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { MESSAGES } from '@circles/shared'
+import Fastify, { type InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSessionTokens } from '../src/modules/auth/session-token'
 import { createUnsubscribeTokens } from '../src/lib/unsubscribe-tokens'
@@ -654,6 +655,18 @@ describe('authorization matrix', () => {
     expect(secretSeenByReceiver).toBeGreaterThan(0)
   }, 120_000)
 
+  it('reads the route list from the router, merged parameters and trailing slashes included', async () => {
+    const probe = Fastify()
+    const noop = async () => ({})
+    probe.get('/api/things/:id', noop)
+    probe.post('/api/things/:thingId/parts', noop)
+    probe.register(async (sub) => sub.get('/', noop), { prefix: '/api/stuff' })
+    probe.get('/outside', noop)
+    await probe.ready()
+    expect(apiRoutes(probe)).toEqual(['GET /api/stuff', 'GET /api/things/:', 'POST /api/things/:/parts'])
+    await probe.close()
+  })
+
   it("gives a non-member the 404 of a foreign resource for an item's ledger", async () => {
     const res = await t.app.inject({
       method: 'GET',
@@ -661,7 +674,39 @@ describe('authorization matrix', () => {
       headers: w.who.outsider.auth,
     })
     expect(res.statusCode).toBe(404)
+    expect(res.json().message).toBe(MESSAGES.notFound)
     expect(res.body).not.toContain(w.handedItem.name)
+    // The same for an id that is no item at all, for a member too.
+    const none = await t.app.inject({
+      method: 'GET',
+      url: `/api/blockchain/item/${randomUUID()}`,
+      headers: w.who.member.auth,
+    })
+    expect(none.statusCode).toBe(404)
+    // A member reads an item without blocks as an empty chain.
+    const empty = await t.app.inject({
+      method: 'GET',
+      url: `/api/blockchain/item/${w.item.id}`,
+      headers: w.who.member.auth,
+    })
+    expect(empty.json()).toEqual({ blocks: [] })
+  })
+
+  it("keeps a deleted item's chain readable to the circle's members, and to them only", async () => {
+    const item = await createItem(t, w.who.admin, w.circleA.id, 'Soon gone')
+    await handOver(t, w.who.admin, w.who.holder, item.id, { completeOwnership: true })
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${item.id}`,
+      headers: w.who.holder.auth,
+    })
+    expect(deleted.statusCode).toBe(200)
+    const chain = (who: SignedIn) =>
+      t.app.inject({ method: 'GET', url: `/api/blockchain/item/${item.id}`, headers: who.auth })
+    const read = await chain(w.who.member)
+    expect(read.statusCode).toBe(200)
+    expect(read.json().blocks).toHaveLength(1)
+    expect((await chain(w.who.outsider)).statusCode).toBe(404)
   })
 })
 
