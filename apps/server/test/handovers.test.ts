@@ -309,7 +309,7 @@ describe('privacy', () => {
     expect((await call(outsider, 'GET', `/api/blockchain/${handover.block!.id}`)).statusCode).toBe(404)
     expect((await call(outsider, 'GET', `/api/blockchain/circle/${circle.id}`)).statusCode).toBe(404)
     expect((await call(outsider, 'GET', `/api/blockchain/verify/${circle.id}`)).statusCode).toBe(404)
-    expect((await call(outsider, 'GET', `/api/blockchain/item/${item.id}`)).json().blocks).toEqual([])
+    expect((await call(outsider, 'GET', `/api/blockchain/item/${item.id}`)).statusCode).toBe(404)
     expect((await call(outsider, 'GET', '/api/blockchain')).json().blocks).toEqual([])
     expect((await call(null, 'GET', '/api/blockchain')).statusCode).toBe(401)
     expect((await call(null, 'GET', '/api/handovers')).statusCode).toBe(401)

@@ -118,6 +118,21 @@ function selectBlocks(db: Executor, userId: string, condition?: SQL) {
     .where(and(inArray(blocks.circleId, circlesOf(db, userId)), condition))
 }
 
+/**
+ * The circle an item belongs to: the item's own, or, once the item is deleted, the circle its blocks
+ * were written in (an item never changes circle). Undefined for an id that never was an item with blocks.
+ */
+export async function circleOfItem(db: Executor, itemId: string): Promise<string | undefined> {
+  const [item] = await db.select({ circleId: items.circleId }).from(items).where(eq(items.id, itemId))
+  if (item) return item.circleId
+  const [block] = await db
+    .select({ circleId: blocks.circleId })
+    .from(blocks)
+    .where(eq(blocks.itemId, itemId))
+    .limit(1)
+  return block?.circleId
+}
+
 /** Newest first, at most `limit`: the blocks of every circle the user is a member of. */
 export function listForMember(db: Executor, userId: string, limit: number): Promise<BlockViewRow[]> {
   return selectBlocks(db, userId).orderBy(desc(blocks.time), desc(blocks.height)).limit(limit)

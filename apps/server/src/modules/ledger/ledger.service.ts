@@ -25,7 +25,7 @@ import {
 } from '@circles/shared'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
-import { AppError } from '../../lib/errors'
+import { AppError, notFound } from '../../lib/errors'
 import type { LedgerSigner } from '../../lib/ledger-signer'
 import { requireMember } from '../circles/access'
 import { imageUrls } from '../items/images'
@@ -203,7 +203,11 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     return views(await repo.listForCircle(ctx.db, actor.id, circleId, LIST_LIMIT), actor)
   }
 
+  /** An item's chain, for the members of its circle; anyone else gets the 404 of a foreign resource. */
   async function listItem(actor: TUser, itemId: string): Promise<TBlock[]> {
+    const circleId = await repo.circleOfItem(ctx.db, itemId)
+    if (!circleId) throw notFound()
+    await requireMember(ctx.db, circleId, actor)
     return views(await repo.listForItem(ctx.db, actor.id, itemId, LIST_LIMIT), actor)
   }
 

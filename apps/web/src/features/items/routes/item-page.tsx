@@ -172,22 +172,25 @@ export function ItemPage() {
             </dl>
           </section>
 
-          <section
-            aria-labelledby="item-chain"
-            className="flex flex-col gap-2 rounded-lg border border-border bg-surface p-5 shadow-sm"
-          >
-            <h2 id="item-chain" className="font-semibold tracking-tight">
-              {t('detail.chainTitle')}
-            </h2>
-            <p className="text-sm text-fg-muted">{t('detail.chainBody')}</p>
-            <Link
-              to={`/blockchain/item/${data.id}`}
-              className="inline-flex items-center gap-1.5 self-start text-sm font-medium text-accent-text underline"
+          {/* The ledger is the circle's, read by its members: not by a holder who left (docs/decisions/0025). */}
+          {!data.ownerLeftCircle ? (
+            <section
+              aria-labelledby="item-chain"
+              className="flex flex-col gap-2 rounded-lg border border-border bg-surface p-5 shadow-sm"
             >
-              <Link2 aria-hidden="true" className="size-4" />
-              {t('detail.chainLink')}
-            </Link>
-          </section>
+              <h2 id="item-chain" className="font-semibold tracking-tight">
+                {t('detail.chainTitle')}
+              </h2>
+              <p className="text-sm text-fg-muted">{t('detail.chainBody')}</p>
+              <Link
+                to={`/blockchain/item/${data.id}`}
+                className="inline-flex items-center gap-1.5 self-start text-sm font-medium text-accent-text underline"
+              >
+                <Link2 aria-hidden="true" className="size-4" />
+                {t('detail.chainLink')}
+              </Link>
+            </section>
+          ) : null}
 
           {!data.ownerLeftCircle ? (
             <section
