@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
 import pg from 'pg'
+import { type LockHolder, holdDataDir } from '../lib/data-dir-lock'
 import * as schema from './schema'
 
 export type Schema = typeof schema
@@ -75,9 +76,17 @@ export function fromPostgres(url: string, poolSize = 10): Database {
   }
 }
 
-/** Opens the configured database: PostgreSQL when a URL is given, else PGlite in DATA_DIR/db. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+/**
+ * Opens the configured database: PostgreSQL when a URL is given, else PGlite in DATA_DIR/db, only
+ * under the DATA_DIR lock (the one this process holds, or a new one: refused while another process,
+ * a running server above all, has the directory).
+ */
+export async function openDatabase(
+  opts: { databaseUrl?: string; dataDir: string },
+  holder: LockHolder = {},
+): Promise<Database> {
   if (opts.databaseUrl) return fromPostgres(opts.databaseUrl)
+  holdDataDir(opts.dataDir, holder)
   return fromPglite(await PGlite.create({ dataDir: pgliteDataDir(opts.dataDir) }))
 }
 
