@@ -67,7 +67,8 @@ const TAKE_LOCK = (dir: string) => `
     process.exit(1)
   }`
 
-describe('the project’s own tools on a data directory a server holds (issue 22)', () => {
+// Each case starts Node processes through tsx: seconds on a busy machine, not the unit tier's 5 s.
+describe('the project’s own tools on a data directory a server holds (issue 22)', { timeout: 30_000 }, () => {
   const dirs: string[] = []
   afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))))
 
