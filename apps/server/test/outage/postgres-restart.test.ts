@@ -202,14 +202,15 @@ describe('a PostgreSQL restart under load, two server processes', () => {
       expect((await call(server, 'GET', '/api/health')).status).toBe(200)
     }
 
-    const restartedAt = Date.now()
     await cluster.start()
+    const restartedAt = Date.now()
     // Ready again includes the adapter's LISTEN connection: from here on fan-out works.
     await Promise.all(
       [a, b].map((server) =>
         until('ready after the restart', async () => (await call(server, 'GET', '/api/ready')).ok),
       ),
     )
+    // Within seconds of the database's return, with no restart.
     expect(Date.now() - restartedAt).toBeLessThan(10_000)
     const afterRecovery = answers.length
     await until('load answered after the restart', async () =>
