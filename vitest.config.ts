@@ -1,7 +1,8 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 // Three tiers: pure unit tests beside the code, web component tests in happy-dom,
-// and server route tests through app.inject (PGlite, or PostgreSQL when DATABASE_URL is set).
+// server route tests through app.inject (PGlite, or PostgreSQL when DATABASE_URL is set), and the
+// outage tests (real server processes through a PostgreSQL restart).
 export default defineConfig({
   test: {
     projects: [
@@ -17,10 +18,22 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'apps/server/test/outage/**'],
           globalSetup: ['apps/server/test/support/global-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Real server processes on a PostgreSQL cluster of the test's own, restarted under load. Run
+        // once by scripts/test.sh (it needs no DATABASE_URL, only PostgreSQL's binaries).
+        test: {
+          name: 'server-outage',
+          include: ['apps/server/test/outage/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
         },
       },
     ],

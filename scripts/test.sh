@@ -6,9 +6,11 @@
 #   3. web          vitest project web (run on its own, so a project with no tests is caught)
 #   4. server       vitest project server on PGlite (no DATABASE_URL)
 #   5. server-pg    the same suite on a local PostgreSQL (DATABASE_URL set)
-#   6. build        npm run build; counts as one test (e2e needs the built app)
-#   7. e2e          Playwright in Debian's Chromium against the built server
-#   8. e2e-pair     the two-browser specs (real-time, handovers) against two servers on one PostgreSQL
+#   6. server-outage  two real server processes through a restart of a private PostgreSQL cluster
+#                   (initdb into a temporary directory, as the postgres user when root; never skipped)
+#   7. build        npm run build; counts as one test (e2e needs the built app)
+#   8. e2e          Playwright in Debian's Chromium against the built server
+#   9. e2e-pair     the two-browser specs (real-time, handovers) against two servers on one PostgreSQL
 #
 # On a fresh Debian machine it installs Chromium and PostgreSQL itself (as root). Every suite runs even
 # when an earlier one fails, so the summary is complete; the exit status is 1 if anything failed or a
@@ -89,6 +91,9 @@ else
   echo "error: PostgreSQL is not available; the server-pg suite cannot run" >&2
   record server-pg vitest 1 0
 fi
+
+# Needs PostgreSQL's binaries (installed above), not the shared cluster: it starts and restarts its own.
+run_vitest server-outage --project server-outage
 
 if run_status build npm run build; then
   start=$SECONDS

@@ -44,7 +44,7 @@ import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
 import { registerSpa } from './plugins/spa'
-import { attachSocketServer, type SocketServer } from './plugins/socket'
+import { attachSocketServer, fanOutListening, type SocketServer } from './plugins/socket'
 
 /** The built SPA, relative to this file in src/ and in dist/ alike. */
 export const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url))
@@ -164,7 +164,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       if (config.rateLimits) registerApiCeiling(api)
-      await api.register(healthRoutes(database))
+      await api.register(healthRoutes(database, (timeoutMs) => fanOutListening(app.io, timeoutMs)))
       await api.register(
         usersRoutes({
           accounts,

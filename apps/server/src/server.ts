@@ -1,34 +1,22 @@
-import { fork } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { buildApp } from './app'
 import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { migratePostgres } from './db/migrate'
-import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock'
+import { migratePgliteInChild } from './db/migrate-child'
+import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { loadOrCreateSecret } from './lib/secrets'
 
 const SHUTDOWN_GRACE_MS = 10_000
-
-function migratePgliteInChild(dataDir: string): Promise<void> {
-  const entry = fileURLToPath(new URL('./migrate-pglite.js', import.meta.url))
-  return new Promise((resolve, reject) => {
-    const child = fork(entry, [dataDir], { stdio: 'inherit' })
-    child.on('error', reject)
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`migration process exited with ${code}`)),
-    )
-  })
-}
 
 async function start(config: Config) {
   await mkdir(config.dataDir, { recursive: true })
   if (config.databaseUrl) await migratePostgres(config.databaseUrl)
   else {
-    // One process per embedded database: a second one would lose acknowledged writes.
-    lockDataDir(config.dataDir)
-    await migratePgliteInChild(config.dataDir)
+    // One process per embedded database: a second one would lose acknowledged writes. The migration
+    // child inherits the lock.
+    await migratePgliteInChild(config.dataDir, holdDataDir(config.dataDir))
   }
 
   const database = await openDatabase(config)

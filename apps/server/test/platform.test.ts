@@ -52,7 +52,12 @@ describe('health and readiness', () => {
     expect((await t.app.inject('/api/health')).json()).toEqual({ status: 'ok' })
     const ready = await t.app.inject('/api/ready')
     expect(ready.statusCode).toBe(200)
-    expect(ready.json()).toEqual({ status: 'ready', database: true })
+    // With PostgreSQL it also reports the socket.io adapter's LISTEN connection (issue 22).
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      database: true,
+      ...(process.env.DATABASE_URL && { realtime: true }),
+    })
   })
 })
 

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'NO_PASSKEYS',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -40,6 +40,7 @@ export const MESSAGES = {
   forbidden: 'Forbidden',
   notFound: 'Not found',
   somethingWentWrong: 'Something went wrong',
+  serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',
   invalidJson: 'The request body is not valid JSON.',
   payloadTooLarge: 'The request body is too large.',
   unsupportedMediaType: 'Unsupported content type.',

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
 import pg from 'pg'
+import { type LockHolder, holdDataDir } from '../lib/data-dir-lock'
 import * as schema from './schema'
 
 export type Schema = typeof schema
@@ -37,10 +38,34 @@ export function fromPglite(client: PGlite): Database {
   }
 }
 
+/** How long a request waits for a connection before it is told the database is unavailable. */
+const CONNECT_TIMEOUT_MS = 5000
+/** How long readiness waits for `select 1`. */
+const PING_TIMEOUT_MS = 2000
+
+/**
+ * A pool that survives its server's restart. node-postgres emits 'error' on a client whose connection
+ * ends (a restart's admin_shutdown, a dropped socket), and an 'error' event without a listener ends the
+ * process. The pool listens on idle clients only; every client, checked out or not (a transaction, the
+ * socket.io adapter's LISTEN connection), gets a listener here. The query that was running fails and
+ * answers 503 (plugins/error-handler.ts); the pool discards the broken client on release and opens a
+ * new connection for the next query, so service resumes as soon as the server is back.
+ */
+export function createPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  })
+  const ignore = () => {}
+  pool.on('connect', (client) => client.on('error', ignore))
+  pool.on('error', ignore)
+  return pool
+}
+
 export function fromPostgres(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize })
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {})
+  const pool = createPool(url, poolSize)
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
   return {
     db,
@@ -51,17 +76,31 @@ export function fromPostgres(url: string, poolSize = 10): Database {
   }
 }
 
-/** Opens the configured database: PostgreSQL when a URL is given, else PGlite in DATA_DIR/db. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+/**
+ * Opens the configured database: PostgreSQL when a URL is given, else PGlite in DATA_DIR/db, only
+ * under the DATA_DIR lock (the one this process holds, or a new one: refused while another process,
+ * a running server above all, has the directory).
+ */
+export async function openDatabase(
+  opts: { databaseUrl?: string; dataDir: string },
+  holder: LockHolder = {},
+): Promise<Database> {
   if (opts.databaseUrl) return fromPostgres(opts.databaseUrl)
+  holdDataDir(opts.dataDir, holder)
   return fromPglite(await PGlite.create({ dataDir: pgliteDataDir(opts.dataDir) }))
 }
 
+/** `select 1` answered within PING_TIMEOUT_MS. */
 async function ping(db: Db) {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)
+  })
   try {
-    await db.execute(sql`select 1`)
-    return true
+    return await Promise.race([db.execute(sql`select 1`).then(() => true), timeout])
   } catch {
     return false
+  } finally {
+    clearTimeout(timer)
   }
 }

@@ -1,8 +1,11 @@
 /**
- * Runs in a short-lived child process: PGlite's first initdb needs far more memory than the running
- * server does, and a child gives it all back when it exits.
+ * Migrates the embedded database in DATA_DIR. The server runs it in a short-lived child process
+ * (db/migrate-child.ts): PGlite's first initdb needs far more memory than the running server does,
+ * and a child gives it all back when it exits. Run on its own (`node apps/server/dist/migrate-pglite.js
+ * <DATA_DIR>`), it takes the DATA_DIR lock like the server and refuses while a server runs there.
  */
 import { PGlite } from '@electric-sql/pglite'
+import { DataDirLockedError, holdDataDir } from '../lib/data-dir-lock'
 import { pgliteDataDir } from './client'
 import { migratePglite } from './migrate'
 
@@ -12,11 +15,14 @@ if (!dataDir) {
   process.exit(2)
 }
 try {
+  // The server's lock when it started this process (inherited), else one of our own.
+  holdDataDir(dataDir, { role: 'database migration', action: 'migrate the database' })
   const client = await PGlite.create({ dataDir: pgliteDataDir(dataDir) })
   await migratePglite(client)
   await client.close()
   process.exit(0)
 } catch (error) {
-  console.error('database migration failed:', error)
+  if (error instanceof DataDirLockedError) console.error(error.message)
+  else console.error('database migration failed:', error)
   process.exit(1)
 }

@@ -19,6 +19,9 @@ export async function migratePglite(client: PGlite) {
 /** Several servers may start together against one PostgreSQL; an advisory lock serialises them. */
 export async function migratePostgres(url: string) {
   const client = new pg.Client({ connectionString: url })
+  // A connection lost mid-migration fails the running query (and the start); it must not also emit an
+  // unhandled 'error'.
+  client.on('error', () => {})
   await client.connect()
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])

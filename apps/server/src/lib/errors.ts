@@ -25,6 +25,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   NO_PASSKEYS: 404,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 }
 
 export class AppError extends Error {

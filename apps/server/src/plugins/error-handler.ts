@@ -1,7 +1,11 @@
 import { MESSAGES } from '@circles/shared'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
 import { AppError } from '../lib/errors'
+
+/** Seconds a client should wait before trying again while the database is away. */
+const OUTAGE_RETRY_AFTER_S = 5
 
 /** Fastify's own client errors, by code, with what we tell the client. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
@@ -18,7 +22,7 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; mess
 
 /**
  * Every non-OK answer is `{ message, code? }`. Client mistakes get the spec's message and a 4xx; a 5xx
- * never shows its internals.
+ * never shows its internals. While the database is unreachable every call that needs it answers 503.
  */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -50,6 +54,13 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply
         .status(error.statusCode)
         .send({ message: MESSAGES.somethingWentWrong, code: 'BAD_REQUEST' })
+    }
+    // The database is restarting or unreachable: a passing state, not a bug. The answer says so and
+    // when to try again; the log names the cause without the query or its values.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ database: outageSummary(error) }, 'request failed: database unavailable')
+      reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S))
+      return reply.status(503).send({ message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' })
     }
     request.log.error({ err: error }, 'request failed')
     return reply.status(500).send({ message: MESSAGES.somethingWentWrong, code: 'INTERNAL_ERROR' })

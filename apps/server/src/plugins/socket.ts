@@ -4,6 +4,7 @@ import { createAdapter } from '@socket.io/postgres-adapter'
 import type { FastifyInstance } from 'fastify'
 import type pg from 'pg'
 import { Server } from 'socket.io'
+import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
 import type { EventBus } from '../lib/events'
 
 export interface SocketData {
@@ -37,30 +38,112 @@ export const userRoom = (userId: string) => `user:${userId}`
 export const circleRoom = (circleId: string) => `circle:${circleId}`
 
 /**
- * The pool as the PostgreSQL adapter sees it. The adapter takes a client for LISTEN in the background
- * and releases it on close, but a close that comes before that client arrived would leave it checked
- * out, and the pool's end would wait for it forever. After `close()`, a client that arrives goes back
- * at once and the adapter waits for nothing.
+ * The pool as the PostgreSQL adapter sees it.
+ *
+ * - The adapter takes a client for LISTEN in the background and releases it on close, but a close that
+ *   comes before that client arrived would leave it checked out, and the pool's end would wait for it
+ *   forever. After `close()`, a client that arrives goes back at once and the adapter waits for nothing.
+ * - When the database restarts, the LISTEN connection ends. The adapter then asks for a new client
+ *   every 1 to 3 s until the database answers and LISTENs again, but never gives the dead one back: the
+ *   pool would count it as busy forever, one slot lost per restart. It goes back here, as broken, so the
+ *   pool discards it. (The 'error' it emits is caught by the pool's listener, db/client.ts.)
+ * - `listening()` says whether a live connection has LISTENed: without it this instance misses what
+ *   the others publish, so readiness reports it.
  */
-function closablePool(pool: pg.Pool) {
+function adapterPool(pool: pg.Pool, onChange: (listening: boolean, error?: unknown) => void) {
   let closed = false
+  let current: pg.PoolClient | undefined
+  let listening = false
+  const waiters = new Set<() => void>()
+  const setListening = () => {
+    listening = true
+    for (const wake of waiters) wake()
+    onChange(true)
+  }
   const never = () => new Promise<never>(() => {})
   const wrapped = {
     async connect() {
       if (closed) return never()
       const client = await pool.connect()
-      if (!closed) return client
-      client.release()
-      return never()
+      if (closed) {
+        client.release()
+        return never()
+      }
+      current = client
+      let released = false
+      const lost = (error?: unknown) => {
+        if (released) return
+        released = true
+        if (current === client) {
+          current = undefined
+          if (listening) {
+            listening = false
+            onChange(false, error)
+          }
+        }
+        client.release(error instanceof Error ? error : new Error('LISTEN connection ended'))
+      }
+      client.on('error', lost)
+      // Before the adapter's own 'end' listener, which schedules the reconnection.
+      client.on('end', () => lost())
+      // The adapter's close() gives the client back itself and drops our 'end' listener first.
+      const release = client.release.bind(client)
+      client.release = (error?: Error | boolean) => {
+        released = true
+        if (current === client) current = undefined
+        listening = false
+        return release(error)
+      }
+      // The adapter LISTENs right after connecting; its answer makes this instance a listener again.
+      const query = client.query.bind(client) as (text: string) => Promise<unknown>
+      client.query = ((text: unknown, ...rest: unknown[]) => {
+        const result = (query as (...args: unknown[]) => unknown)(text, ...rest)
+        if (typeof text === 'string' && text.startsWith('LISTEN ') && result instanceof Promise) {
+          result.then(
+            () => {
+              if (current === client && !released && !listening) setListening()
+            },
+            () => {},
+          )
+        }
+        return result
+      }) as typeof client.query
+      return client
     },
     query: (...args: Parameters<pg.Pool['query']>) => pool.query(...args),
   }
   return {
     pool: wrapped as unknown as pg.Pool,
+    /** Resolves true once a connection is LISTENing, false if none is within `timeoutMs`. */
+    listening(timeoutMs: number): Promise<boolean> {
+      if (listening || closed) return Promise.resolve(listening)
+      return new Promise<boolean>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          waiters.delete(wake)
+          resolve(true)
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(wake)
+          resolve(false)
+        }, timeoutMs)
+        waiters.add(wake)
+      })
+    },
     close() {
       closed = true
     },
   }
+}
+
+const fanOutState = new WeakMap<SocketServer, (timeoutMs: number) => Promise<boolean>>()
+
+/**
+ * Whether this instance receives what the others publish: its LISTEN connection is up, or comes up
+ * within `timeoutMs`. `undefined` without PostgreSQL (one instance, nothing to receive).
+ */
+export function fanOutListening(io: SocketServer, timeoutMs: number): Promise<boolean> | undefined {
+  return fanOutState.get(io)?.(timeoutMs)
 }
 
 /** Milliseconds until a verified JWT's `exp`. */
@@ -84,14 +167,37 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     serveClient: false,
     connectTimeout: SOCKET.timeoutMs,
   })
-  const adapterPool = deps.pool ? closablePool(deps.pool) : undefined
-  if (adapterPool) {
+  // While the database is away every heartbeat and broadcast fails: one line when the connection is
+  // lost and one when it is back, not a line per attempt.
+  let outage = false
+  const fanOut = deps.pool
+    ? adapterPool(deps.pool, (listening, error) => {
+        if (listening) {
+          if (outage) app.log.info('socket.io adapter listening again; cross-instance events resume')
+          outage = false
+        } else {
+          outage = true
+          app.log.warn(
+            { database: outageSummary(error) },
+            'socket.io adapter lost its database connection; reconnecting',
+          )
+        }
+      })
+    : undefined
+  if (fanOut) {
     io.adapter(
-      createAdapter(adapterPool.pool, {
-        errorHandler: (error) => app.log.warn({ err: error }, 'socket.io adapter error'),
+      createAdapter(fanOut.pool, {
+        errorHandler: (error) => {
+          if (!isDatabaseUnavailable(error)) app.log.warn({ err: error }, 'socket.io adapter error')
+          else if (!outage) {
+            outage = true
+            app.log.warn({ database: outageSummary(error) }, 'socket.io adapter: database unavailable')
+          }
+        },
       }),
     )
   }
+  if (fanOut) fanOutState.set(io, fanOut.listening)
 
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown }).token
@@ -101,8 +207,9 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       socket.data.circleIds = await deps.circleIdsOf(socket.data.userId)
       socket.data.expiresInMs = msUntilExpiry(token)
       next()
-    } catch {
-      next(new Error('Unauthorized'))
+    } catch (error) {
+      // A database restart is not a refused session: the client retries instead of checking its token.
+      next(new Error(isDatabaseUnavailable(error) ? 'Service unavailable' : 'Unauthorized'))
     }
   })
   io.on('connection', (socket) => {
@@ -168,7 +275,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     for (const stop of unsubscribe) stop()
     io.local.disconnectSockets(true)
     io.engine.close()
-    adapterPool?.close()
+    fanOut?.close()
     await io.of('/').adapter.close()
   })
   return io

@@ -25,6 +25,14 @@ describe('translateServerError', () => {
     )
   })
 
+  it("shows the server's 503 while its database is away, in German (issue 22)", () => {
+    const body = { message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' }
+    const error = new ApiError(body.message, { status: 503, code: body.code, data: body })
+    expect(failureMessage(error, 'Failed to fetch data')).toBe(
+      'Der Dienst ist gerade nicht erreichbar. Bitte versuch es gleich noch einmal.',
+    )
+  })
+
   it('says something went wrong when there is no text', () => {
     expect(translateServerError(undefined)).toBe('Etwas ist schiefgelaufen')
     expect(translateServerError('')).toBe('Etwas ist schiefgelaufen')

@@ -1,4 +1,9 @@
 import { z } from 'zod'
 
 export const ZHealthResponse = z.object({ status: z.literal('ok') })
-export const ZReadyResponse = z.object({ status: z.enum(['ready', 'not_ready']), database: z.boolean() })
+export const ZReadyResponse = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.boolean(),
+  /** With PostgreSQL: this instance listens for the other instances' real-time events. */
+  realtime: z.boolean().optional(),
+})

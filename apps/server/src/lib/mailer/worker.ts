@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/client'
+import { isDatabaseUnavailable, outageSummary } from '../database-unavailable'
 import { claimDueEmails, markDelivered, markFailedAttempt } from './outbox'
 import type { MailTransport } from './transport'
 
@@ -26,6 +27,7 @@ export function startOutboxWorker(opts: {
   let running: Promise<void> | null = null
   let again = false
   let stopped = false
+  let outage = false
 
   async function drain() {
     do {
@@ -56,7 +58,19 @@ export function startOutboxWorker(opts: {
       return
     }
     running = drain()
-      .catch((error) => log.error({ err: error }, 'outbox worker run failed'))
+      .then(() => {
+        if (outage) log.info('outbox worker: database reachable again')
+        outage = false
+      })
+      .catch((error) => {
+        // The database is away (a restart): the next tick tries again. One line per outage, and
+        // never the failed query, whose values may be an email's body.
+        if (isDatabaseUnavailable(error)) {
+          if (!outage)
+            log.warn({ database: outageSummary(error) }, 'outbox worker: database unavailable; retrying')
+          outage = true
+        } else log.error({ err: error }, 'outbox worker run failed')
+      })
       .finally(() => {
         running = null
       })

@@ -3,8 +3,18 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Database } from '../../db/client'
 
-/** Liveness answers while the process runs; readiness also needs the database. */
-export function healthRoutes(database: Database) {
+/** How long readiness waits for the socket.io adapter's LISTEN connection to come back. */
+const FAN_OUT_WAIT_MS = 2000
+
+/**
+ * Liveness answers while the process runs, database or not. Readiness needs `select 1` to answer within
+ * 2 s and, with PostgreSQL, the socket.io adapter's LISTEN connection: without it this instance's
+ * sockets would miss what happens on the others.
+ */
+export function healthRoutes(
+  database: Database,
+  fanOut: (timeoutMs: number) => Promise<boolean> | undefined,
+) {
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<ZodTypeProvider>()
     const tags = ['health']
@@ -15,8 +25,13 @@ export function healthRoutes(database: Database) {
       '/ready',
       { schema: { tags, response: { 200: ZReadyResponse, 503: ZReadyResponse } } },
       async (_req, reply) => {
-        const ok = await database.ping()
-        return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', database: ok })
+        const [db, realtime] = await Promise.all([database.ping(), fanOut(FAN_OUT_WAIT_MS)])
+        const ok = db && realtime !== false
+        return reply.status(ok ? 200 : 503).send({
+          status: ok ? 'ready' : 'not_ready',
+          database: db,
+          ...(realtime === undefined ? {} : { realtime }),
+        })
       },
     )
   }

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { MESSAGES } from '@circles/shared'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app'
+import { loadConfig } from '../src/config'
+import { type Database, fromPostgres } from '../src/db/client'
+import { createSessionTokens } from '../src/modules/auth/session-token'
+import { freePort } from './outage/private-postgres'
+import { refusedConnection } from './support/sockets'
+import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from './support/test-app'
+
+/**
+ * The app on a PostgreSQL that is not there (a port nobody listens on), as during a restart: every
+ * call that needs the database answers 503 with the message, readiness 503, liveness 200 (issue 22).
+ * The restart itself, with real processes, is test/outage/postgres-restart.test.ts.
+ */
+describe('while the database is unreachable', () => {
+  let app: FastifyInstance
+  let database: Database
+  let dataDir: string
+  const token = createSessionTokens(TEST_JWT_SECRET).issue({ userId: randomUUID(), sv: 0 })
+  const unavailable = { message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' }
+
+  beforeAll(async () => {
+    const url = `postgres://circles:circles@127.0.0.1:${await freePort()}/circles`
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
+    database = fromPostgres(url, 2)
+    app = await buildApp({
+      config: loadConfig({
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: TEST_PUBLIC_URL,
+        DATA_DIR: dataDir,
+        DATABASE_URL: url,
+      }),
+      database,
+      jwtSecret: TEST_JWT_SECRET,
+      webDir: null,
+    })
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app.close()
+    await database.close()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('answers 503 with the message to signed-in and anonymous calls, reads and writes', async () => {
+    const calls = [
+      { method: 'GET' as const, url: '/api/circles', headers: { authorization: `Bearer ${token}` } },
+      {
+        method: 'PUT' as const,
+        url: '/api/users/me',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { name: 'Ada' },
+      },
+      {
+        method: 'POST' as const,
+        url: '/api/users/login',
+        payload: { email: 'ada@example.com', password: 'x'.repeat(12) },
+      },
+    ]
+    for (const call of calls) {
+      const res = await app.inject(call)
+      expect(res.statusCode, call.url).toBe(503)
+      expect(res.headers['retry-after']).toBe('5')
+      expect(res.json()).toEqual(unavailable)
+    }
+  })
+
+  it('is not ready, but alive', async () => {
+    const ready = await app.inject('/api/ready')
+    expect(ready.statusCode).toBe(503)
+    expect(ready.json()).toEqual({ status: 'not_ready', database: false, realtime: false })
+    expect((await app.inject('/api/health')).statusCode).toBe(200)
+  })
+
+  it('refuses a socket as unavailable, not as unauthorized: the client retries instead of checking its token', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    expect(await refusedConnection(url, token)).toBe('Service unavailable')
+  })
+})
