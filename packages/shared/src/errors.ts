@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'NOT_FOUND',
   'NO_PASSKEYS',
+  'REQUEST_TIMEOUT',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
 ] as const

@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   CONFLICT: 409,
   NOT_FOUND: 404,
   NO_PASSKEYS: 404,
+  REQUEST_TIMEOUT: 408,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
 }
