@@ -16,8 +16,8 @@ const TRICKLE_MS = 5000
 async function fiveMegabytePicture() {
   const bytes = await sharp({
     create: {
-      width: 2500,
-      height: 1950,
+      width: 2450,
+      height: 1900,
       channels: 3,
       background: '#808080',
       noise: { type: 'gaussian', mean: 128, sigma: 60 },
@@ -39,7 +39,10 @@ function open(base) {
   socket.on('error', () => undefined)
   const closed = new Promise((resolve) =>
     socket.once('close', () =>
-      resolve({ answer: Buffer.concat(received).toString('latin1'), seconds: (Date.now() - openedAt) / 1000 }),
+      resolve({
+        answer: Buffer.concat(received).toString('latin1'),
+        seconds: (Date.now() - openedAt) / 1000,
+      }),
     ),
   )
   return { socket, closed }
@@ -95,7 +98,10 @@ async function trickle(base, chunks) {
   })
   const results = await Promise.all(clients.map((c) => c.closed))
   timers.forEach(clearInterval)
-  return results.map((r) => ({ status: r.answer.match(/^HTTP\/1\.1 (\d+)/)?.[1] ?? 'none', seconds: r.seconds }))
+  return results.map((r) => ({
+    status: r.answer.match(/^HTTP\/1\.1 (\d+)/)?.[1] ?? 'none',
+    seconds: r.seconds,
+  }))
 }
 
 const app = await startApp({ PLAN_LIMITS: 'off' })

@@ -203,6 +203,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       circleIdsOf: circles.circleIdsOf,
       events: ctx.events,
       pool: database.pool,
+      maxSocketsPerAccount: config.socketsPerAccount,
+      log: app.log,
     }),
   )
   return app
