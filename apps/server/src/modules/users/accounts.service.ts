@@ -83,21 +83,15 @@ export function createAccountsService(ctx: AppContext) {
   }
 
   async function login(input: TLoginRequest, ip: string): Promise<TLoginResponse> {
-    // Every attempt counts at once (parallel guesses cannot slip through); a right password gives its
-    // point back, so only failures add up (people behind one router sign in all day).
-    const attempt = await ctx.rateLimits.consume(
-      [
-        ['loginPerEmail', input.email],
-        ['loginPerAddress', ip],
-      ],
-      MESSAGES.tooManyRequests,
-    )
+    // Guessing is counted per account and address, per address and per account (lib/rate-limits.ts):
+    // it slows down the guesser's own address and never locks the owner out from theirs.
+    const attempt = await ctx.rateLimits.login(input.email, ip)
     const user = await repo.findUserByEmail(ctx.db, input.email)
     const ok = user
       ? await verifyPassword(user.passwordHash, input.password)
       : await verifyAgainstDummy(input.password)
     if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials)
-    await attempt.refund()
+    await attempt.succeeded()
     if (!user.emailVerified) {
       throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
     }
