@@ -46,7 +46,20 @@ export function createAccountsService(ctx: AppContext) {
     })
   }
 
-  async function register(input: TRegisterRequest, language: Language): Promise<TRegisterResponse> {
+  async function register(
+    input: TRegisterRequest,
+    language: Language,
+    ip: string,
+  ): Promise<TRegisterResponse> {
+    // Each registration may email an address someone typed: limited per client address, a burst per
+    // minute and a ceiling per hour. One that sends no email (an invitation proved the address) is free.
+    const attempt = await ctx.rateLimits.consume(
+      [
+        ['registerPerAddressBurst', ip],
+        ['registerPerAddress', ip],
+      ],
+      MESSAGES.tooManyRequests,
+    )
     const passwordHash = await hashPassword(input.password)
     const user = await ctx.db.transaction(async (tx) => {
       let invitedAndMatching = false
@@ -70,6 +83,7 @@ export function createAccountsService(ctx: AppContext) {
       return created
     })
     ctx.nudgeMail()
+    if (user.emailVerified) await attempt.refund()
     ctx.log.info({ userId: user.id, verified: user.emailVerified }, 'user registered')
     if (!user.emailVerified) {
       return { message: MESSAGES.registrationNeedsVerification, requiresVerification: true }
