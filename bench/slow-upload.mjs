@@ -157,6 +157,10 @@ ${rows.join('\n')}
 
 - Five connections sending a header line every 5 s: closed after ${range(headers)}.
 - Five connections sending their body a byte every 5 s: closed after ${range(bodies)}.
+
+An upload slower than the whole-request deadline allows (\`REQUEST_TIMEOUT_MS\`, 120 s: a 5 MB picture
+below about 350 kbit/s) is cut with 408 by design; raise that setting for slower links. The ratio above
+1 includes the re-encode after the last byte and the pacing timer's drift on a busy machine (not separated here).
 <!-- slow-upload:end -->`
   await writeSection('slow-upload', section)
   console.log(section)
