@@ -43,6 +43,7 @@ import { createLedgerService } from './modules/ledger/ledger.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
+import { guardBodyPace, serverTimeoutOptions } from './plugins/slow-clients'
 import { registerSpa } from './plugins/spa'
 import { attachSocketServer, fanOutListening, type SocketServer } from './plugins/socket'
 
@@ -97,6 +98,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Fastify accepts a hop count at run time; its types only list the other forms.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
+    ...serverTimeoutOptions(config.timeouts),
     // Fastify's own access log prints raw URLs, and /verify/:token carries a secret: we log route patterns.
     logController: new LogController({ disableRequestLogging: true }),
   })
@@ -104,6 +106,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.removeContentTypeParser('text/plain')
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  guardBodyPace(app.server, config.timeouts, app.log)
   registerErrorHandler(app)
   registerRequestLog(app)
   closeConnectionsWhenClosing(app)
@@ -200,6 +203,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       circleIdsOf: circles.circleIdsOf,
       events: ctx.events,
       pool: database.pool,
+      maxSocketsPerAccount: config.socketsPerAccount,
+      log: app.log,
     }),
   )
   return app

@@ -11,6 +11,27 @@ describe('loadConfig', () => {
     expect(config.dataDir.endsWith('data')).toBe(true)
   })
 
+  it('has deadlines for slow clients and a bound on sockets per account, each settable', () => {
+    expect(loadConfig({}).timeouts).toEqual({
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 20_000,
+      bodyMinBytesPerSecond: 500,
+      requestTimeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 72_000,
+    })
+    expect(loadConfig({}).socketsPerAccount).toBe(50)
+    const set = loadConfig({
+      HEADERS_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '1000',
+      SOCKETS_PER_ACCOUNT: '3',
+    })
+    // Node refuses a header deadline beyond the whole request's.
+    expect(set.timeouts).toMatchObject({ headersTimeoutMs: 2000, requestTimeoutMs: 2000 })
+    expect(set.socketsPerAccount).toBe(3)
+    expect(() => loadConfig({ BODY_TIMEOUT_MS: '10' })).toThrow(/BODY_TIMEOUT_MS:/)
+  })
+
   it('derives PUBLIC_URL from PORT and strips a trailing slash when given', () => {
     expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000')
     expect(loadConfig({ PUBLIC_URL: 'https://circles.example/' }).publicUrl).toBe('https://circles.example')

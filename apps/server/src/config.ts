@@ -1,9 +1,14 @@
 import path from 'node:path'
 import { z } from 'zod'
+import type { RequestTimeouts } from './plugins/slow-clients'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 const onOff = z.enum(['on', 'off'])
+
+/** A duration in milliseconds, at least `min`, at most an hour. */
+const ms = (min: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(3_600_000).default(fallback)
 
 /** Every setting, with the embedded default that lets `npm start` run with no environment at all. */
 const ZEnv = z.object({
@@ -39,6 +44,13 @@ const ZEnv = z.object({
   OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
   STAGING: onOff.default('off'),
   PLAN_LIMITS: onOff.default('on'),
+  HEADERS_TIMEOUT_MS: ms(1000, 10_000),
+  BODY_TIMEOUT_MS: ms(1000, 20_000),
+  BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(1).max(100_000_000).default(500),
+  REQUEST_TIMEOUT_MS: ms(1000, 120_000),
+  IDLE_TIMEOUT_MS: ms(1000, 60_000),
+  KEEP_ALIVE_TIMEOUT_MS: ms(1000, 72_000),
+  SOCKETS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
 })
 
 export interface Config {
@@ -62,6 +74,10 @@ export interface Config {
   staging: boolean
   /** The Personal plan's limits (2 circles, 11 members, 10 items); off for self-hosted operators. */
   planLimits: boolean
+  /** How long a client may take to send a request (plugins/slow-clients.ts). */
+  timeouts: RequestTimeouts
+  /** Open real-time sockets per account, across instances with PostgreSQL. */
+  socketsPerAccount: number
 }
 
 export class ConfigError extends Error {}
@@ -103,5 +119,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
     staging: e.STAGING === 'on',
     planLimits: e.PLAN_LIMITS === 'on',
+    timeouts: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+      bodyMinBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
+      // Node refuses a header deadline beyond the whole request's.
+      requestTimeoutMs: Math.max(e.REQUEST_TIMEOUT_MS, e.HEADERS_TIMEOUT_MS),
+      idleTimeoutMs: e.IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
+    socketsPerAccount: e.SOCKETS_PER_ACCOUNT,
   }
 }

@@ -1,6 +1,8 @@
 import { MESSAGES } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOGIN_GUESSING, RATE_RULES } from '../src/lib/rate-limits'
 import { createUser, uniqueEmail } from './support/factories'
+import { listen } from './support/sockets'
 import { type TestApp, createTestApp } from './support/test-app'
 
 let t: TestApp
@@ -11,6 +13,16 @@ afterAll(() => t.close())
 
 const login = (payload: object, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/users/login', payload, remoteAddress: ip })
+
+/** Calls `call` until it answers `status`, at most for `withinMs`: a wait the server named is over. */
+async function eventually(call: () => ReturnType<typeof login>, status: number, withinMs: number) {
+  const until = Date.now() + withinMs
+  for (;;) {
+    const res = await call()
+    if (res.statusCode === status || Date.now() > until) return res
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
 
 const expiry = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).exp - Date.now() / 1000
@@ -68,25 +80,88 @@ describe('POST /api/users/login', () => {
     expect((await login({ email: 'nope', password: 'x' })).json().message).toBe(MESSAGES.invalidEmail)
   })
 
-  it('limits attempts per email (brute force) with 429 and Retry-After', async () => {
-    const user = await createUser(t.database)
-    for (let i = 0; i < 10; i++) {
-      expect((await login({ email: user.email, password: `wrong-${i}` }, `10.1.0.${i}`)).statusCode).toBe(401)
+  it('does not let an attacker failing 50 times from one address lock the owner out of theirs', async () => {
+    const owner = await createUser(t.database)
+    const statuses: number[] = []
+    for (let i = 0; i < 50; i++) {
+      statuses.push((await login({ email: owner.email, password: `guess-${i}` }, '10.1.0.1')).statusCode)
     }
-    const blocked = await login({ email: user.email, password: user.password }, '10.1.1.1')
-    expect(blocked.statusCode).toBe(429)
-    expect(blocked.json()).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) })
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
+    // The guesser got its free failures and one more, then waits 2 s, 4 s, 8 s…: of the rest, only the
+    // first attempt after each wait reached a password check.
+    expect(statuses.slice(0, LOGIN_GUESSING.freeFailures + 1).every((s) => s === 401)).toBe(true)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThan(LOGIN_GUESSING.freeFailures + 5)
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([])
+    const owners = await login({ email: owner.email, password: owner.password }, '10.1.0.2')
+    expect(owners.statusCode).toBe(200)
+    // Even a typo first: one failure from the owner's address costs nothing.
+    expect((await login({ email: owner.email, password: 'typo' }, '10.1.0.3')).statusCode).toBe(401)
+    expect((await login({ email: owner.email, password: owner.password }, '10.1.0.3')).statusCode).toBe(200)
   })
 
-  it('counts parallel guesses at once: no more than 10 reach the password check', async () => {
+  it('slows guessing from one address with waits that grow, and lets the right password in after one', async () => {
+    const user = await createUser(t.database)
+    const ip = '10.1.1.1'
+    const attempt = (password: string) => login({ email: user.email, password }, ip)
+    for (let i = 0; i <= LOGIN_GUESSING.freeFailures; i++)
+      expect((await attempt(`wrong-${i}`)).statusCode).toBe(401)
+    // Now every attempt waits, the right password too: 2 s, then 4 s, doubling.
+    const first = await attempt(user.password)
+    expect(first.statusCode).toBe(429)
+    expect(first.json()).toEqual({ message: MESSAGES.tooManyRequests, code: 'RATE_LIMITED', retryAfter: 2 })
+    expect(first.headers['retry-after']).toBe('2')
+    expect((await eventually(() => attempt('wrong-again'), 401, 5000)).statusCode).toBe(401)
+    const second = await attempt(user.password)
+    expect(second.statusCode).toBe(429)
+    expect(second.json().retryAfter).toBe(4)
+    // The owner at this address waits seconds, not a quarter of an hour; then the slate is clean.
+    expect((await eventually(() => attempt(user.password), 200, 8000)).statusCode).toBe(200)
+    for (let i = 0; i < LOGIN_GUESSING.freeFailures; i++)
+      expect((await attempt(`wrong-${i}`)).statusCode).toBe(401)
+  })
+
+  it('guessed from many addresses, slows every address after a failure or two, never the owner', async () => {
+    const owner = await createUser(t.database)
+    const over = RATE_RULES.loginFailuresPerAccount.points + 5
+    for (let i = 0; i < over; i++) {
+      expect((await login({ email: owner.email, password: `guess-${i}` }, `10.5.${i}.1`)).statusCode).toBe(
+        401,
+      )
+    }
+    // Any of those addresses has one more try at most, then waits half a minute and more.
+    await login({ email: owner.email, password: 'guess-again' }, '10.5.0.1')
+    const waits = await login({ email: owner.email, password: 'guess-again' }, '10.5.0.1')
+    expect(waits.statusCode).toBe(429)
+    expect(waits.json().retryAfter).toBeGreaterThan(30)
+    expect((await login({ email: owner.email, password: owner.password }, '10.5.200.1')).statusCode).toBe(200)
+  })
+
+  it('counts parallel guesses at once: only the free failures and one more reach the password check', async () => {
     const user = await createUser(t.database)
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => login({ email: user.email, password: `wrong-${i}` }, '10.1.2.1')),
     )
     const statuses = answers.map((res) => res.statusCode)
-    expect(statuses.filter((status) => status === 401)).toHaveLength(10)
-    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_GUESSING.freeFailures + 1)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - LOGIN_GUESSING.freeFailures - 1)
+  })
+
+  it('lets 30 people behind one router in, each after a couple of typos', async () => {
+    // The real address the app sees: a socket from this machine, like a makerspace behind one router.
+    const url = await listen(t)
+    const people = await Promise.all(Array.from({ length: 30 }, () => createUser(t.database)))
+    const viaSocket = async (email: string, password: string) => {
+      const res = await fetch(`${url}/api/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
+      return res.status
+    }
+    for (const person of people) {
+      expect(await viaSocket(person.email, `${person.password}x`)).toBe(401)
+      expect(await viaSocket(person.email, person.password.toUpperCase())).toBe(401)
+    }
+    for (const person of people) expect(await viaSocket(person.email, person.password)).toBe(200)
   })
 
   it('limits failed attempts per address across emails; sign-ins that succeed do not count', async () => {

@@ -35,6 +35,9 @@ export const MESSAGES = {
   tooManyVerificationRequests: 'Too many verification requests. Please wait before trying again.',
   verificationSent: 'Verification email sent!',
   tooManyRequests: 'Too many requests. Please try again later.',
+  requestTimeout: 'The request arrived too slowly and was cut off. Please try again.',
+  tooManySockets:
+    'Too many open connections for this account. Close some tabs or sign out on other devices, then reload.',
   tokenExpired: 'Authentication token has expired. Please log in again.',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',

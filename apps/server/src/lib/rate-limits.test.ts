@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createRateLimits, rateKey } from './rate-limits'
 
 describe('rate limits in memory', () => {
@@ -19,11 +19,11 @@ describe('rate limits in memory', () => {
   it('gives a refunded attempt its point back, so only failures add up', async () => {
     const limits = createRateLimits({ kind: 'memory' })
     for (let i = 0; i < 50; i++) {
-      const attempt = await limits.consume([['loginPerEmail', 'ada@example.com']], 'x')
+      const attempt = await limits.consume([['loginPerAddress', '10.0.0.1']], 'x')
       await attempt.refund()
     }
-    for (let i = 0; i < 10; i++) await limits.consume([['loginPerEmail', 'ada@example.com']], 'x')
-    await expect(limits.consume([['loginPerEmail', 'ada@example.com']], 'x')).rejects.toMatchObject({
+    for (let i = 0; i < 100; i++) await limits.consume([['loginPerAddress', '10.0.0.1']], 'x')
+    await expect(limits.consume([['loginPerAddress', '10.0.0.1']], 'x')).rejects.toMatchObject({
       code: 'RATE_LIMITED',
     })
   })
@@ -74,5 +74,44 @@ describe('rate limits in memory', () => {
     expect(key).not.toContain('ada')
     expect(key).toHaveLength(32)
     expect(rateKey('ada@example.com')).toBe(key)
+  })
+
+  describe('registrations per address, on the test clock', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('allow a burst of 30 a minute and 100 an hour', async () => {
+      vi.useFakeTimers()
+      const limits = createRateLimits({ kind: 'memory' })
+      const register = () =>
+        limits.consume(
+          [
+            ['registerPerAddressBurst', '10.0.0.9'],
+            ['registerPerAddress', '10.0.0.9'],
+          ],
+          'wait',
+        )
+      let accepted = 0
+      for (let minute = 0; minute < 10; minute++) {
+        for (let i = 0; i < 40; i++) {
+          const refused = await register().then(
+            () => undefined,
+            (error: { details: { retryAfter: number } }) => error,
+          )
+          if (refused) {
+            // A minute's burst waits for the minute, the hour's ceiling for the hour.
+            expect(refused.details.retryAfter).toBeLessThanOrEqual(accepted < 100 ? 60 : 3600)
+            break
+          }
+          accepted++
+        }
+        expect(accepted).toBe(Math.min(100, 30 * (minute + 1)))
+        vi.advanceTimersByTime(61_000)
+      }
+      // The hour over, the address may register again.
+      vi.advanceTimersByTime(60 * 60_000)
+      await register()
+    })
   })
 })

@@ -6,6 +6,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible'
+import { MESSAGES } from '@circles/shared'
 import { rateLimited } from './errors'
 
 /**
@@ -14,10 +15,21 @@ import { rateLimited } from './errors'
  * point back (`refund`).
  */
 export const RATE_RULES = {
-  /** Failed sign-ins per account email. */
-  loginPerEmail: { points: 10, duration: 15 * 60 },
+  /**
+   * Failed sign-ins of one account from all addresses together. Over it, the account is being guessed
+   * from many addresses: every address's second failure already waits (LOGIN_GUESSING). It never
+   * refuses anyone by itself, so it cannot lock the owner out.
+   */
+  loginFailuresPerAccount: { points: 50, duration: 15 * 60 },
   /** Failed sign-ins per client address: a shared router signs many people in, and none of that counts. */
   loginPerAddress: { points: 100, duration: 15 * 60 },
+  /**
+   * Registrations per client address: each sends a verification email to an address someone typed.
+   * 30 people behind one router may all register in the same minute, 100 in an hour (a whole
+   * end-to-end run, about 80 from 127.0.0.1, fits); a script gets 30 emails out, then waits.
+   */
+  registerPerAddress: { points: 100, duration: 60 * 60 },
+  registerPerAddressBurst: { points: 30, duration: 60 },
   resetPerEmail: { points: 3, duration: 60 * 60 },
   resetPerAddress: { points: 20, duration: 60 * 60 },
   resendPerEmail: { points: 3, duration: 15 * 60 },
@@ -39,6 +51,25 @@ export const RATE_RULES = {
 } as const
 
 /**
+ * Guessing one account's password from one address (docs/decisions/0026): the first `freeFailures`
+ * failures of an account and address pair cost nothing; after that each attempt waits, 1 s after the
+ * next failure, doubling up to 15 minutes. A success forgets the pair's failures. Only that pair waits:
+ * the owner on another address is not slowed by it, and at their own address is slowed, never locked.
+ */
+export const LOGIN_GUESSING = {
+  freeFailures: 5,
+  firstWaitSeconds: 2,
+  maxWaitSeconds: 15 * 60,
+  /** A pair's failures are counted for this long from the first. */
+  memorySeconds: 60 * 60,
+}
+
+/** The wait after the `k`-th failure beyond the free ones. */
+export function loginWaitSeconds(k: number) {
+  return Math.min(LOGIN_GUESSING.maxWaitSeconds, LOGIN_GUESSING.firstWaitSeconds * 2 ** Math.max(0, k - 1))
+}
+
+/**
  * The ceiling on every API call per client address. A flood guard for this process, so it lives in its
  * memory: sharing it through the database would cost a write per request.
  */
@@ -53,12 +84,22 @@ export interface CountedAttempt {
   refund(): Promise<void>
 }
 
+export interface LoginAttempt {
+  /** The password was right: the account's and address's points come back, the pair's failures go. */
+  succeeded(): Promise<void>
+}
+
 export interface RateLimits {
   /**
    * Counts one attempt on every check and throws 429 with `retryAfter` (seconds) at the first over its
    * limit.
    */
   consume(checks: RateCheck[], message: string): Promise<CountedAttempt>
+  /**
+   * Counts a password sign-in of `email` from `address` as a failure until `succeeded()`; throws 429
+   * with `retryAfter` when the address failed too often overall, or the pair must still wait.
+   */
+  login(email: string, address: string): Promise<LoginAttempt>
 }
 
 /** Where the counters live: this process's memory, or a PostgreSQL table all instances share. */
@@ -101,7 +142,20 @@ export function createRateLimits(store: RateStore): RateLimits {
     Object.entries(RATE_RULES).map(([name, rule]) => [name, createLimiter(store, name, rule)]),
   ) as Record<RateRule, RateLimiterAbstract>
 
-  return {
+  const loginFailures = createLimiter(store, 'loginFailuresPerPair', {
+    // A counter, never a refusal: the waits below decide.
+    points: Number.MAX_SAFE_INTEGER,
+    duration: LOGIN_GUESSING.memorySeconds,
+  })
+  // One point per waiting period, which each call sets to its own length: the first attempt after a
+  // wait takes the point and goes ahead; any other attempt meanwhile, even in parallel, finds it taken.
+  const loginWait = createLimiter(store, 'loginWaitPerPair', {
+    points: 1,
+    duration: LOGIN_GUESSING.maxWaitSeconds,
+  })
+  const accountFailures = limiters.loginFailuresPerAccount
+
+  const limits: RateLimits = {
     async consume(checks, message) {
       const counted: [RateLimiterAbstract, string][] = []
       for (const [rule, subject] of checks) {
@@ -121,10 +175,52 @@ export function createRateLimits(store: RateStore): RateLimits {
         },
       }
     },
+
+    async login(email, address) {
+      const perAddress = await limits.consume([['loginPerAddress', address]], MESSAGES.tooManyRequests)
+      const pair = rateKey(`${email}\n${address}`)
+      const account = rateKey(email)
+      // Every attempt counts as a failure at once, so parallel guesses see each other's.
+      const [failures, accountWide] = await Promise.all([
+        loginFailures.penalty(pair, 1),
+        accountFailures.penalty(account, 1),
+      ])
+      const underAttack = accountWide.consumedPoints > RATE_RULES.loginFailuresPerAccount.points
+      // Guessed from many addresses: each address gets its first try only, then waits as if it had used
+      // up its free failures already. (The first attempt beyond the free ones goes ahead and starts the
+      // wait for the next.)
+      const free = underAttack ? 0 : LOGIN_GUESSING.freeFailures
+      const beyond = failures.consumedPoints - free
+      if (beyond > 0) {
+        const wait = loginWaitSeconds(underAttack ? beyond + LOGIN_GUESSING.freeFailures : beyond)
+        const gate = await loginWait.penalty(pair, 1, { customDuration: wait })
+        if (gate.consumedPoints > 1) {
+          // Refused before any password check: not a failure.
+          await Promise.all([
+            perAddress.refund(),
+            loginFailures.reward(pair, 1),
+            accountFailures.reward(account, 1),
+          ])
+          throw rateLimited(MESSAGES.tooManyRequests, retryAfterSeconds(gate))
+        }
+      }
+      return {
+        async succeeded() {
+          await Promise.all([
+            perAddress.refund(),
+            accountFailures.reward(account, 1),
+            loginFailures.delete(pair),
+            loginWait.delete(pair),
+          ])
+        },
+      }
+    },
   }
+  return limits
 }
 
 /** RATE_LIMITS=off, for benchmarks and local load tests. */
 export const noRateLimits: RateLimits = {
   consume: async () => ({ refund: async () => undefined }),
+  login: async () => ({ succeeded: async () => undefined }),
 }

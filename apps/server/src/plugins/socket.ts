@@ -1,7 +1,7 @@
 import type { ClientToServerEvents, ServerToClientEvents, TUser } from '@circles/shared'
-import { SOCKET } from '@circles/shared'
+import { MESSAGES, SOCKET } from '@circles/shared'
 import { createAdapter } from '@socket.io/postgres-adapter'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type pg from 'pg'
 import { Server } from 'socket.io'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
@@ -12,6 +12,8 @@ export interface SocketData {
   /** Filled by the handshake: the rooms the socket enters and when its session ends. */
   circleIds: string[]
   expiresInMs: number
+  /** The handshake's place in the per-account count, until the socket is in its user's room. */
+  admitted?: { release(): void }
 }
 
 export type SocketServer = Server<
@@ -28,6 +30,9 @@ export interface SocketDeps {
   events: EventBus
   /** With PostgreSQL: events fan out to the sockets of every instance through LISTEN/NOTIFY. */
   pool?: pg.Pool
+  /** Open sockets one account may hold, counted across instances (docs/decisions/0026). */
+  maxSocketsPerAccount: number
+  log: FastifyBaseLogger
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -154,6 +159,57 @@ function msUntilExpiry(token: string): number {
   return typeof payload.exp === 'number' ? payload.exp * 1000 - Date.now() : MAX_TIMER_MS
 }
 
+/** The refusal a client sees as its `connect_error`: the message, and `data` saying not to retry. */
+function tooManySockets() {
+  const error = new Error(MESSAGES.tooManySockets) as Error & { data: unknown }
+  error.data = { code: 'TOO_MANY_SOCKETS', retry: false }
+  return error
+}
+
+/**
+ * At most `maxSocketsPerAccount` open sockets per account. The count is the user's room across every
+ * instance (`fetchSockets` asks the others through the PostgreSQL adapter) plus this instance's
+ * handshakes still under way, so a burst of parallel connections cannot all pass one count. If another
+ * instance does not answer in time, this instance counts its own sockets only.
+ */
+function socketCeiling(io: SocketServer, deps: SocketDeps) {
+  const pending = new Map<string, number>()
+  const change = (userId: string, by: number) => {
+    const next = (pending.get(userId) ?? 0) + by
+    if (next > 0) pending.set(userId, next)
+    else pending.delete(userId)
+  }
+  return {
+    /** Resolves with a handle to release once the socket is in its room, or `undefined` when full. */
+    async admit(userId: string): Promise<{ release(): void } | undefined> {
+      change(userId, 1)
+      let open: number
+      try {
+        open = (await io.in(userRoom(userId)).fetchSockets()).length
+      } catch (error) {
+        deps.log.warn({ err: error }, 'counting sockets across instances failed; counting this one only')
+        open = (await io.local.in(userRoom(userId)).fetchSockets()).length
+      }
+      // This handshake is among the pending ones.
+      if (open + (pending.get(userId) ?? 0) > deps.maxSocketsPerAccount) {
+        change(userId, -1)
+        return undefined
+      }
+      let released = false
+      const release = () => {
+        if (released) return
+        released = true
+        clearTimeout(expiry)
+        change(userId, -1)
+      }
+      // A handshake the client abandoned never reaches 'connection': its place frees itself.
+      const expiry = setTimeout(release, SOCKET.timeoutMs)
+      expiry.unref()
+      return { release }
+    },
+  }
+}
+
 /**
  * socket.io on the same server and port (docs/decisions/0017). The handshake carries the bearer token;
  * every socket joins its user's room and the rooms of the user's circles, and leaves a circle's room
@@ -199,22 +255,35 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
   }
   if (fanOut) fanOutState.set(io, fanOut.listening)
 
+  const sockets = socketCeiling(io, deps)
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown }).token
+    let userId: string
     try {
       if (typeof token !== 'string') throw new Error('missing token')
-      socket.data.userId = (await deps.authenticate(token)).id
-      socket.data.circleIds = await deps.circleIdsOf(socket.data.userId)
-      socket.data.expiresInMs = msUntilExpiry(token)
-      next()
+      userId = (await deps.authenticate(token)).id
     } catch (error) {
       // A database restart is not a refused session: the client retries instead of checking its token.
-      next(new Error(isDatabaseUnavailable(error) ? 'Service unavailable' : 'Unauthorized'))
+      return next(new Error(isDatabaseUnavailable(error) ? 'Service unavailable' : 'Unauthorized'))
     }
+    const admitted = await sockets.admit(userId)
+    if (!admitted) return next(tooManySockets())
+    // Counted as pending until the socket is in its user's room, where the next count sees it.
+    socket.data.admitted = admitted
+    try {
+      socket.data.userId = userId
+      socket.data.circleIds = await deps.circleIdsOf(userId)
+      socket.data.expiresInMs = msUntilExpiry(token)
+    } catch (error) {
+      admitted.release()
+      return next(new Error(isDatabaseUnavailable(error) ? 'Service unavailable' : 'Unauthorized'))
+    }
+    next()
   })
   io.on('connection', (socket) => {
     const { userId, circleIds, expiresInMs } = socket.data
     void socket.join([userRoom(userId), ...circleIds.map(circleRoom)])
+    socket.data.admitted?.release()
     // An expired session's socket closes when the session does.
     const expiry = setTimeout(() => socket.disconnect(true), Math.min(expiresInMs, MAX_TIMER_MS))
     socket.on('disconnect', () => clearTimeout(expiry))

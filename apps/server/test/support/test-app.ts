@@ -70,7 +70,11 @@ export function tokenFromEmail(body: string, pathname: string): string {
  * A second instance of the app on the first one's PostgreSQL database, as behind a load balancer:
  * its own process state (sockets, timers), the same data. PostgreSQL only.
  */
-export async function secondInstance(first: TestApp, poolSize = 4): Promise<TestApp> {
+export async function secondInstance(
+  first: TestApp,
+  poolSize = 4,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const url = first.database.pool?.options.connectionString
   if (!url) throw new Error('the PostgreSQL test database has no connection string')
   const database = fromPostgres(url, poolSize)
@@ -81,6 +85,7 @@ export async function secondInstance(first: TestApp, poolSize = 4): Promise<Test
       PUBLIC_URL: TEST_PUBLIC_URL,
       DATA_DIR: dataDir,
       DATABASE_URL: url,
+      ...env,
     }),
     database,
     jwtSecret: TEST_JWT_SECRET,

@@ -46,7 +46,20 @@ export function createAccountsService(ctx: AppContext) {
     })
   }
 
-  async function register(input: TRegisterRequest, language: Language): Promise<TRegisterResponse> {
+  async function register(
+    input: TRegisterRequest,
+    language: Language,
+    ip: string,
+  ): Promise<TRegisterResponse> {
+    // Each registration may email an address someone typed: limited per client address, a burst per
+    // minute and a ceiling per hour. One that sends no email (an invitation proved the address) is free.
+    const attempt = await ctx.rateLimits.consume(
+      [
+        ['registerPerAddressBurst', ip],
+        ['registerPerAddress', ip],
+      ],
+      MESSAGES.tooManyRequests,
+    )
     const passwordHash = await hashPassword(input.password)
     const user = await ctx.db.transaction(async (tx) => {
       let invitedAndMatching = false
@@ -70,6 +83,7 @@ export function createAccountsService(ctx: AppContext) {
       return created
     })
     ctx.nudgeMail()
+    if (user.emailVerified) await attempt.refund()
     ctx.log.info({ userId: user.id, verified: user.emailVerified }, 'user registered')
     if (!user.emailVerified) {
       return { message: MESSAGES.registrationNeedsVerification, requiresVerification: true }
@@ -83,21 +97,15 @@ export function createAccountsService(ctx: AppContext) {
   }
 
   async function login(input: TLoginRequest, ip: string): Promise<TLoginResponse> {
-    // Every attempt counts at once (parallel guesses cannot slip through); a right password gives its
-    // point back, so only failures add up (people behind one router sign in all day).
-    const attempt = await ctx.rateLimits.consume(
-      [
-        ['loginPerEmail', input.email],
-        ['loginPerAddress', ip],
-      ],
-      MESSAGES.tooManyRequests,
-    )
+    // Guessing is counted per account and address, per address and per account (lib/rate-limits.ts):
+    // it slows down the guesser's own address and never locks the owner out from theirs.
+    const attempt = await ctx.rateLimits.login(input.email, ip)
     const user = await repo.findUserByEmail(ctx.db, input.email)
     const ok = user
       ? await verifyPassword(user.passwordHash, input.password)
       : await verifyAgainstDummy(input.password)
     if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', MESSAGES.invalidCredentials)
-    await attempt.refund()
+    await attempt.succeeded()
     if (!user.emailVerified) {
       throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
     }

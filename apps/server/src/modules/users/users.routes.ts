@@ -56,7 +56,7 @@ export function usersRoutes({ accounts, verification, passwordReset, notices }: 
       '/register',
       { schema: { tags, body: ZRegisterRequest, response: { 201: ZRegisterResponse } } },
       async (request, reply) =>
-        reply.status(201).send(await accounts.register(request.body, preferredLanguage(request))),
+        reply.status(201).send(await accounts.register(request.body, preferredLanguage(request), request.ip)),
     )
 
     app.post(

@@ -98,6 +98,7 @@ export function startRealtime(opts: RealtimeOptions): () => void {
     })
     const kept = keepConnected(socket, {
       onGiveUp: () => notify.error(translateServerError(MESSAGES.realtimeUnavailable)),
+      onRefused: (message) => notify.error(translateServerError(message)),
     })
     connection = { token, ...kept }
   }

@@ -94,4 +94,20 @@ describe('keepConnected', () => {
     vi.advanceTimersByTime(SOCKET.maxDelayMs)
     expect(socket.connects).toBe(before + 1)
   })
+
+  it('does not retry a refusal that says so, not even when the tab comes back, and says why', () => {
+    const socket = fakeSocket()
+    const onGiveUp = vi.fn()
+    const onRefused = vi.fn()
+    const kept = keepConnected(socket as unknown as RealtimeSocket, { onGiveUp, onRefused, random: () => 0 })
+    const refusal = Object.assign(new Error('Too many open connections'), {
+      data: { code: 'TOO_MANY_SOCKETS', retry: false },
+    })
+    socket.emit('connect_error', refusal)
+    vi.advanceTimersByTime(10 * SOCKET.maxDelayMs)
+    kept.retryNow()
+    expect(socket.connects).toBe(1)
+    expect(onRefused).toHaveBeenCalledExactlyOnceWith('Too many open connections')
+    expect(onGiveUp).not.toHaveBeenCalled()
+  })
 })

@@ -16,6 +16,11 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
 export interface KeepConnectedOptions {
   /** After SOCKET.reconnectAttempts failed attempts in a row. */
   onGiveUp(): void
+  /**
+   * The server refused the connection and said not to retry (`data.retry === false`, e.g. too many
+   * sockets for the account): no further attempt until the page is reloaded.
+   */
+  onRefused?(message: string): void
   random?: () => number
 }
 
@@ -29,6 +34,7 @@ export function keepConnected(socket: RealtimeSocket, opts: KeepConnectedOptions
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   let gaveUp = false
+  let refused = false
 
   const retry = () => {
     if (stopped || timer !== undefined) return
@@ -51,7 +57,14 @@ export function keepConnected(socket: RealtimeSocket, opts: KeepConnectedOptions
     attempts = 0
     gaveUp = false
   })
-  socket.on('connect_error', retry)
+  socket.on('connect_error', (error: Error & { data?: { retry?: unknown } }) => {
+    if (error.data?.retry === false) {
+      refused = true
+      opts.onRefused?.(error.message)
+      return
+    }
+    retry()
+  })
   socket.on('disconnect', (reason) => {
     if (reason !== 'io client disconnect') retry()
   })
@@ -60,7 +73,7 @@ export function keepConnected(socket: RealtimeSocket, opts: KeepConnectedOptions
   return {
     /** The network is back or the tab is visible again: start afresh if the socket is down. */
     retryNow() {
-      if (stopped || socket.connected || (timer !== undefined && !gaveUp)) return
+      if (stopped || refused || socket.connected || (timer !== undefined && !gaveUp)) return
       attempts = 0
       gaveUp = false
       socket.connect()
