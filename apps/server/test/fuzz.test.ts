@@ -483,11 +483,13 @@ function plausibleArb(schema: z.ZodType, h: Hints): fc.Arbitrary<unknown> {
       return fc.constantFrom(...(def.values as unknown[]))
     case 'optional':
     case 'default':
+    case 'nullable':
+      // Optional fields come and go: some (an item's picture) are refused unless they fit.
+      return fc.oneof(fc.constant(undefined), plausibleArb(def.innerType as z.ZodType, h))
     case 'prefault':
     case 'nonoptional':
     case 'readonly':
     case 'catch':
-    case 'nullable':
       return plausibleArb(def.innerType as z.ZodType, h)
     case 'pipe': {
       const input = def.in as z.ZodType
@@ -769,8 +771,8 @@ function bodyArb(route: ApiRoute, entry: FuzzEntry, h: Hints) {
     },
   ]
   if (route.schema.body) {
-    options.push({ weight: 5, arbitrary: valueArb(route.schema.body, h).map(json) })
-    options.push({ weight: 5, arbitrary: oneMutation(plausibleArb(route.schema.body, h)).map(json) })
+    options.push({ weight: 4, arbitrary: valueArb(route.schema.body, h).map(json) })
+    options.push({ weight: 7, arbitrary: oneMutation(plausibleArb(route.schema.body, h)).map(json) })
   } else options.push({ weight: 6, arbitrary: fc.constant({ summary: 'no body' }) })
   if (entry.multipart) options.push({ weight: 8, arbitrary: multipartArb(h) })
   return fc.oneof(...options)
