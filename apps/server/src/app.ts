@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { constants as zlib } from 'node:zlib'
 import compress from '@fastify/compress'
-import Fastify, { type FastifyInstance, LogController } from 'fastify'
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
 import type { AppContext } from './context'
@@ -32,7 +32,7 @@ import { createNoticesService } from './modules/users/notices.service'
 import { createVerificationService } from './modules/users/verification.service'
 import { registerApiCeiling } from './plugins/api-ceiling'
 import { registerDocs } from './plugins/docs'
-import { registerErrorHandler } from './plugins/error-handler'
+import { frameworkErrors, registerErrorHandler } from './plugins/error-handler'
 import { registerRequestLog } from './plugins/request-log'
 import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
@@ -60,6 +60,8 @@ export interface BuildAppOptions {
   webDir?: string | null
   /** Replaces the transport chosen from SMTP_URL (tests use it to simulate an outage). */
   mailTransport?: MailTransport
+  /** Sees every route as it is added, with its schema (tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void
 }
 
 declare module 'fastify' {
@@ -101,9 +103,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...serverTimeoutOptions(config.timeouts),
     // Fastify's own access log prints raw URLs, and /verify/:token carries a secret: we log route patterns.
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors,
   })
   // The API speaks JSON only (uploads add multipart later); anything else is 415, not a confusing 400.
   app.removeContentTypeParser('text/plain')
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   guardBodyPace(app.server, config.timeouts, app.log)

@@ -45,6 +45,8 @@ export const MESSAGES = {
   somethingWentWrong: 'Something went wrong',
   serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',
   invalidJson: 'The request body is not valid JSON.',
+  invalidUrl: 'The request address is not valid.',
+  invalidCharacters: 'This text contains characters that are not allowed, such as control characters.',
   payloadTooLarge: 'The request body is too large.',
   unsupportedMediaType: 'Unsupported content type.',
   contactSent: 'Thank you for your message. We will get back to you soon.',

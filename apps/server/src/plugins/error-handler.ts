@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
 import { AppError } from '../lib/errors'
@@ -18,6 +18,19 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; mess
     message: MESSAGES.unsupportedMediaType,
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST', message: MESSAGES.invalidJson },
+}
+
+/**
+ * The errors Fastify answers before routing: a path whose percent-encoding is not UTF-8 (`%ED%A0%80`, a
+ * lone surrogate) and a path parameter longer than the router takes. Without this, Fastify answers them
+ * itself in its own shape, echoing the path.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
+  _error,
+  _request,
+  reply: FastifyReply,
+) => {
+  void reply.status(400).send({ message: MESSAGES.invalidUrl, code: 'BAD_REQUEST' })
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { requiredString, zEmail } from './common'
+import { isPlainText, requiredString, zEmail } from './common'
 
 /**
  * Client-side form schemas of the sign-in screens (spec 000 §5). They never travel: the requests they
@@ -23,7 +23,7 @@ export type TLoginPasswordForm = z.input<typeof ZLoginPasswordForm>
 
 /**
  * The reset form without its token (the token comes from the link, not the user), checked in the spec's
- * order: both fields, length, match. Only the first failure is reported.
+ * order: both fields, length, characters, match. Only the first failure is reported.
  */
 export const ZResetPasswordForm = z
   .object({ newPassword: z.string(), confirmPassword: z.string() })
@@ -36,6 +36,8 @@ export const ZResetPasswordForm = z
       })
     } else if (v.newPassword.length < LIMITS.passwordMin) {
       ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordMin, path: ['newPassword'] })
+    } else if (!isPlainText(v.newPassword)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.invalidCharacters, path: ['newPassword'] })
     } else if (v.newPassword !== v.confirmPassword) {
       ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordsDoNotMatch, path: ['confirmPassword'] })
     }

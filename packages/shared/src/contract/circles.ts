@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { requiredString, zEmail } from './common'
+import { requiredString, zEmail, zText } from './common'
 
 /** Spec 001 §3: the admin is the circle's `adminId`; every other member has the role MEMBER. */
 export const CIRCLE_ROLES = ['ADMIN', 'MEMBER'] as const
@@ -78,14 +78,10 @@ export const ZCircleDetailResponse = z.object({ circle: ZCircleDetail })
 /** Create and edit: the name is required (min 3), the description optional (empty = none). */
 export const ZCircleForm = z.object({ name: requiredString(), description: z.string().optional() }).pipe(
   z.object({
-    name: z
-      .string()
-      .trim()
+    name: zText()
       .min(LIMITS.circleNameMin, MESSAGES.circleNameMin)
       .max(LIMITS.circleNameMax, MESSAGES.circleNameMax),
-    description: z
-      .string()
-      .trim()
+    description: zText({ multiline: true })
       .max(LIMITS.circleDescriptionMax, MESSAGES.circleDescriptionMax)
       .optional()
       .transform((v) => (v ? v : undefined)),

@@ -9,8 +9,39 @@ import { MESSAGES } from '../messages'
 export const requiredString = (message: string = MESSAGES.required) =>
   z.string({ error: message }).refine((v) => v.trim().length > 0, { message })
 
-/** The simple "text @ text . text" pattern of the spec; no whitespace anywhere. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/**
+ * The simple "text @ text . text" pattern of the spec; no whitespace, control character (C0, DEL, C1)
+ * or lone surrogate anywhere (with the `u` flag a paired surrogate is one character, so `\p{Cs}` only
+ * matches a lone one).
+ */
+export const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cs}]+@[^\s@\p{Cc}\p{Cs}]+\.[^\s@\p{Cc}\p{Cs}]+$/u
+
+/**
+ * Text a person typed (issue 22): no C0 control character (U+0000 to U+001F) and no DEL (U+007F), and
+ * no lone surrogate (half of a UTF-16 pair, which no encoding can store). Multi-line fields (descriptions,
+ * comments, the secret message, the contact message) also take tabs and line breaks: LF, and CR only as
+ * part of CRLF.
+ */
+// Matching control characters is the point of these two.
+// eslint-disable-next-line no-control-regex
+const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001f\u007f]|\p{Cs}/u
+// eslint-disable-next-line no-control-regex
+const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\r(?!\n)|\p{Cs}/u
+
+export function isPlainText(value: string, { multiline = false }: { multiline?: boolean } = {}): boolean {
+  return !(multiline ? MULTI_LINE_FORBIDDEN : SINGLE_LINE_FORBIDDEN).test(value)
+}
+
+/**
+ * A string of text a person typed: trimmed (unless `trim: false`, for passwords), then checked with
+ * `isPlainText` before any rule chained after it, so that rule's message comes first.
+ */
+export const zText = ({
+  multiline = false,
+  trim = true,
+  message = MESSAGES.invalidCharacters,
+}: { multiline?: boolean; trim?: boolean; message?: string } = {}) =>
+  (trim ? z.string().trim() : z.string()).refine((v) => isPlainText(v, { multiline }), { message })
 
 export const zEmail = (message: string = MESSAGES.invalidEmail) =>
   z

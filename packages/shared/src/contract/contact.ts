@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { requiredString, zEmail } from './common'
+import { requiredString, zEmail, zText } from './common'
 
 export const CONTACT_SUBJECTS = ['general', 'support', 'feature', 'billing', 'other'] as const
 
@@ -14,10 +14,10 @@ export const ZContactRequest = z
   })
   .pipe(
     z.object({
-      name: z.string().trim().max(100),
+      name: zText().max(100),
       email: zEmail(),
-      subject: z.string().trim().min(LIMITS.contactSubjectMin, MESSAGES.subjectRequired).max(100),
-      message: z.string().trim().min(LIMITS.contactMessageMin, MESSAGES.messageMin).max(5000),
+      subject: zText().min(LIMITS.contactSubjectMin, MESSAGES.subjectRequired).max(100),
+      message: zText({ multiline: true }).min(LIMITS.contactMessageMin, MESSAGES.messageMin).max(5000),
     }),
   )
 export type TContactRequest = z.infer<typeof ZContactRequest>

@@ -2,6 +2,7 @@ import { ZLedgerReceipt } from './ledger'
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
+import { zText } from './common'
 
 export const HANDOVER_STATUSES = ['PENDING', 'CONFIRMED', 'REJECTED'] as const
 export const ZHandoverStatus = z.enum(HANDOVER_STATUSES)
@@ -48,9 +49,7 @@ export const ZHandoverResponse = z.object({
 export const ZHandoverListResponse = z.object({ handovers: z.array(ZHandover) })
 
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
+  zText({ multiline: true })
     .max(max, MESSAGES.handoverTextMax)
     .nullish()
     .transform((v) => (v ? v : null))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { requiredString } from './common'
+import { requiredString, zText } from './common'
 
 /** Complete ownership lets the holder delete and hand over fully; partial lets them use it (spec 001 §4). */
 export const OWNERSHIP_KINDS = ['COMPLETE', 'PARTIAL'] as const
@@ -51,15 +51,13 @@ export const ZUploadResponse = z.object({ imageUrl: z.string(), thumbnailUrl: z.
 export type TUploadResponse = z.infer<typeof ZUploadResponse>
 
 const itemFields = {
-  name: z.string().trim().min(1, MESSAGES.itemNameRequired).max(LIMITS.itemNameMax, MESSAGES.itemNameMax),
-  description: z
-    .string()
-    .trim()
+  name: zText().min(1, MESSAGES.itemNameRequired).max(LIMITS.itemNameMax, MESSAGES.itemNameMax),
+  description: zText({ multiline: true })
     .max(LIMITS.itemDescriptionMax, MESSAGES.itemDescriptionMax)
     .nullish()
     .transform((v) => (v ? v : null)),
   /** Only a picture uploaded for this item, or null to remove it; absent leaves it as it is. */
-  imageUrl: z.string().max(300).nullish(),
+  imageUrl: zText({ trim: false }).max(300).nullish(),
 }
 
 /** The first stage of every item form and call: what must be there, before each field's own rule. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { ZLanguage, requiredString, zEmail } from './common'
+import { ZLanguage, isPlainText, requiredString, zEmail, zText } from './common'
 
 export const ZUser = z
   .object({
@@ -25,10 +25,10 @@ export const ZRegisterRequest = z
   })
   .pipe(
     z.object({
-      name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
+      name: zText().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
       email: zEmail(),
-      password: z.string().min(LIMITS.passwordMin, MESSAGES.passwordMin).max(256),
-      invitationToken: z.string().max(256).optional(),
+      password: zText({ trim: false }).min(LIMITS.passwordMin, MESSAGES.passwordMin).max(256),
+      invitationToken: zText().max(256).optional(),
       language: ZLanguage.optional(),
     }),
   )
@@ -45,9 +45,9 @@ export const ZRegisterForm = z
   .pipe(
     z
       .object({
-        name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin),
+        name: zText().min(LIMITS.nameMin, MESSAGES.nameMin),
         email: zEmail(),
-        password: z.string().min(LIMITS.passwordMin, MESSAGES.passwordMin),
+        password: zText({ trim: false }).min(LIMITS.passwordMin, MESSAGES.passwordMin),
         confirmPassword: z.string(),
       })
       .refine((v) => v.password === v.confirmPassword, {
@@ -89,7 +89,7 @@ export type TStatusResponse = z.infer<typeof ZStatusResponse>
 
 export const ZUpdateMeRequest = z.object({ name: requiredString(), language: ZLanguage.optional() }).pipe(
   z.object({
-    name: z.string().trim().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
+    name: zText().min(LIMITS.nameMin, MESSAGES.nameMin).max(100),
     language: ZLanguage.optional(),
   }),
 )
@@ -106,7 +106,10 @@ export const ZTokenParams = z.object({ token: z.string().min(1).max(256) })
 
 export const ZVerifyResetTokenResponse = z.object({ valid: z.boolean() })
 
-/** Checked in the spec's order: both present, length, match, token. Only the first failure is reported. */
+/**
+ * Checked in the spec's order: both present, length, (issue 22: characters), match, token. Only the first
+ * failure is reported.
+ */
 export const ZResetPasswordRequest = z
   .object({
     token: z.unknown().optional(),
@@ -119,6 +122,8 @@ export const ZResetPasswordRequest = z
       ctx.addIssue({ code: 'custom', message: MESSAGES.resetBothRequired })
     } else if (v.newPassword.length < LIMITS.passwordMin || v.newPassword.length > 256) {
       ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordMin, path: ['newPassword'] })
+    } else if (!isPlainText(v.newPassword)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.invalidCharacters, path: ['newPassword'] })
     } else if (v.newPassword !== v.confirmPassword) {
       ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordsDoNotMatch, path: ['confirmPassword'] })
     } else if (!filled(v.token)) {

@@ -11,15 +11,24 @@ export const ZRegistrationOptions = z.looseObject({
   pubKeyCredParams: z.array(z.object({ type: z.literal('public-key'), alg: z.number() })),
 })
 
-/** A credential as the browser's `toJSON()` gives it; @simplewebauthn/server checks the rest. */
-const ZCredentialJson = z.looseObject({
-  id: z.string().min(1).max(1024),
-  rawId: z.string().min(1).max(1024),
-  type: z.literal('public-key'),
-  response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384) }),
-})
+/** WebAuthn's JSON forms carry binary values in base64url. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/
 
-export const ZRegistrationVerifyRequest = z.object({ credential: ZCredentialJson })
+/**
+ * A credential as the browser's `toJSON()` gives it; @simplewebauthn/server checks the rest. An id that
+ * is not base64url gets the flow's own failure message.
+ */
+const credentialJson = (message: string) =>
+  z.looseObject({
+    id: z.string().min(1).max(1024).regex(BASE64URL, message),
+    rawId: z.string().min(1).max(1024).regex(BASE64URL, message),
+    type: z.literal('public-key'),
+    response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384).regex(BASE64URL, message) }),
+  })
+
+export const ZRegistrationVerifyRequest = z.object({
+  credential: credentialJson(MESSAGES.passkeyRegistrationFailed),
+})
 
 export const ZPasskeyCredential = z
   .object({
@@ -37,7 +46,10 @@ export const ZRegistrationVerifyResponse = z.object({
   message: z.string(),
 })
 export const ZCredentialListResponse = z.object({ credentials: z.array(ZPasskeyCredential) })
-export const ZCredentialIdParams = z.object({ id: z.string().min(1).max(1024) })
+/** A credential id that cannot name a passkey (not base64url) is answered like an unknown one: 404. */
+export const ZCredentialIdParams = z.object({
+  id: z.string().min(1).max(1024).regex(BASE64URL, { error: MESSAGES.notFound }),
+})
 
 /** Optional: with an email, the options name that account's passkeys; without, any passkey may answer. */
 export const ZLoginOptionsRequest = z.object({
@@ -48,6 +60,6 @@ export const ZLoginOptionsResponse = z.object({
   userId: z.uuid().optional(),
 })
 export const ZLoginVerifyRequest = z.object({
-  credential: ZCredentialJson,
+  credential: credentialJson(MESSAGES.passkeyAuthenticationFailed),
   userId: z.uuid({ error: MESSAGES.passkeyAuthenticationFailed }).optional(),
 })

@@ -38,7 +38,8 @@ function challengeOf(credential: { response: { clientDataJSON: string } }): stri
       Buffer.from(credential.response.clientDataJSON, 'base64url').toString('utf8'),
     )
     const challenge = (data as { challenge?: unknown }).challenge
-    if (typeof challenge === 'string' && challenge.length > 0) return challenge
+    // Our challenges are base64url; anything else (a NUL, say) must not reach the database's text.
+    if (typeof challenge === 'string' && /^[A-Za-z0-9_-]{1,512}$/.test(challenge)) return challenge
   } catch {
     // Not JSON: answered below like any unknown challenge.
   }

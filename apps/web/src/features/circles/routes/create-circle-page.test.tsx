@@ -44,6 +44,34 @@ describe('/circles/create', () => {
     expect(fetchMock).not.toHaveBeenCalled()
   })
 
+  it("refuses a pasted control character with the contract's message; nothing is sent", async () => {
+    const fetchMock = mockApi({})
+    await renderCirclesPage('/circles/create')
+    await screen.findByRole('heading', { level: 1, name: 'Create a circle' })
+    fill('Name', 'Garden\u0000club')
+    submit()
+    expect(await toasts().findByText(MESSAGES.invalidCharacters)).toBeTruthy()
+    expect(screen.getByText(MESSAGES.invalidCharacters, { selector: 'main span' })).toBeTruthy()
+
+    fill('Name', 'Garden club')
+    fill(/Description/, 'Spades\n\tand rakes\u001b')
+    submit()
+    expect(await toasts().findByText(MESSAGES.invalidCharacters)).toBeTruthy()
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('says it in German', async () => {
+    mockApi({})
+    await renderCirclesPage('/circles/create', { language: 'de' })
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Garten\u0007' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Kreis gründen' }))
+    expect(
+      await toasts().findByText(
+        'Dieser Text enthält Zeichen, die nicht erlaubt sind, zum Beispiel Steuerzeichen.',
+      ),
+    ).toBeTruthy()
+  })
+
   it('creates the circle: toast, analytics event, and on to the new circle', async () => {
     const fetchMock = mockApi({
       'POST /api/circles': () => json(201, created('Maple Street flat', 'Tools and the ladder')),
