@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from './app'
 import { ledgerSigner } from './lib/ledger-signer'
@@ -55,7 +56,11 @@ async function start(config: Config) {
 
   await app.listen({ port: config.port, host: config.host })
   app.log.info(
-    { url: config.publicUrl, database: database.kind, mail: config.smtpUrl ? 'smtp' : 'log' },
+    {
+      url: config.publicUrl,
+      database: database.kind,
+      mail: config.smtpUrl ? 'smtp' : `files in ${path.join(config.dataDir, 'mail')}`,
+    },
     'Circles is running',
   )
 }

@@ -51,7 +51,11 @@ export function registerErrorHandler(app: FastifyInstance) {
         .status(error.statusCode)
         .send({ message: MESSAGES.somethingWentWrong, code: 'BAD_REQUEST' })
     }
-    request.log.error({ err: error }, 'request failed')
+    // The error without its data (lib/logging.ts), and the route pattern, never the URL.
+    request.log.error(
+      { err: error, method: request.method, route: request.routeOptions.url ?? 'unknown' },
+      'request failed',
+    )
     return reply.status(500).send({ message: MESSAGES.somethingWentWrong, code: 'INTERNAL_ERROR' })
   })
 }
