@@ -34,7 +34,7 @@ export function maskEmail(email: string): string {
 
 // Email addresses as they appear in logged text (also inside JSON strings); a masked one ("ad***@…")
 // does not match again, since '*' cannot end a local part here.
-const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+/g
+const EMAIL = /[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b/g
 const HEX_TOKEN = /\b[0-9a-fA-F]{64}\b/g
 const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g
 const ARGON2 = /\$argon2(?:id|i|d)\$[^\s"\\]*/g
