@@ -8,6 +8,7 @@ import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { migratePostgres } from './db/migrate'
 import { DataDirLockedError, lockDataDir } from './lib/data-dir-lock'
+import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
 
 const SHUTDOWN_GRACE_MS = 10_000
@@ -65,9 +66,22 @@ async function start(config: Config) {
   )
 }
 
+// An error nobody handled still ends the process, as Node would end it, but is written as the log
+// writes errors: without query parameters or PostgreSQL's detail (lib/logging.ts).
+process.on('uncaughtException', (error) => {
+  process.stderr.write(
+    `${JSON.stringify({ level: 60, time: Date.now(), err: serializeError(error), msg: 'uncaught exception' })}\n`,
+  )
+  process.exit(1)
+})
+
 try {
   await start(loadConfig())
 } catch (error) {
-  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error)
+  console.error(
+    error instanceof ConfigError || error instanceof DataDirLockedError
+      ? error.message
+      : JSON.stringify(serializeError(error), null, 2),
+  )
   process.exit(1)
 }
