@@ -170,7 +170,11 @@ describe('the log of real flows at trace level', () => {
       annaJwt,
     )
     expect(handover.statusCode, handover.body).toBe(201)
-    await nextMailTo(ben) // the handover notice, with its unsubscribe link
+    const notice = await nextMailTo(ben) // the handover notice, with its one-click unsubscribe link
+    const unsubscribeToken = notice.match(/\/unsubscribe\?token=([A-Za-z0-9._~-]+)/)?.[1]
+    expect(unsubscribeToken).toBeDefined()
+    const unsubscribed = await call('POST', `/api/users/unsubscribe?token=${unsubscribeToken}`, {})
+    expect(unsubscribed.statusCode, unsubscribed.body).toBe(200)
     const confirmed = await call(
       'PUT',
       `/api/handovers/${handover.json().handover.id}/status`,
@@ -178,6 +182,16 @@ describe('the log of real flows at trace level', () => {
       benJwt,
     )
     expect(confirmed.statusCode, confirmed.body).toBe(200)
+
+    // The contact form: the sender's address and words.
+    const contact = await call('POST', '/api/contact', {
+      name: 'Dora',
+      email: plant('email', `dora.${tag}@example.com`),
+      subject: secret('contact-subject'),
+      message: `${secret('contact-message')} and more words to pass the minimum length`,
+    })
+    expect(contact.statusCode, contact.body).toBe(201)
+    await nextMailTo('team@circles.test')
 
     // Requests the database refuses, with those values in the statement and in PostgreSQL's `detail`:
     // check violations ("Failing row contains (…)": a new user's email and password hash, a handover's
