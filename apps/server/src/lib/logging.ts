@@ -9,7 +9,7 @@ export interface LogStream {
 }
 
 /**
- * What the server's log may carry (docs/operations.md "What is logged", docs/decisions/0023): ids,
+ * What the server's log may carry (docs/operations.md "Logs", docs/decisions/0023): ids,
  * route patterns, statuses, counts, masked email addresses, and errors without their data. Never a
  * password, hash, token, JWT, secret message, comment, description, request body, header with
  * credentials or full email address, at any level.
@@ -19,7 +19,7 @@ export interface LogStream {
  * - `serializeError` keeps an error's kind, code and where it happened, never its data: no query
  *   parameters (drizzle's "Failed query: … params: …"), no `detail` ('Key (email)=(…) already exists'),
  *   no `where`/`hint`/`internalQuery`, and PostgreSQL's "invalid input … : "value"" loses its value;
- * - `scrubLogLine` rewrites every finished line: email addresses masked, and anything shaped like a
+ * - `scrubLogText`, pino's `streamWrite` hook, rewrites every finished line: email addresses masked, and anything shaped like a
  *   token (64 hex digits), a JWT or an argon2 hash replaced. The text fields people type have no shape,
  *   so they rely on the first two layers and on `REDACT_PATHS`.
  */
