@@ -1,7 +1,7 @@
 // Shared by the API benchmarks: child servers whose output is watched for readiness, bounded
 // autocannon runs, JSON calls, a verified user with a session, and the sections of bench/README.md.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -66,22 +66,34 @@ export async function json(url, body, headers = {}) {
 }
 
 /**
- * A verified user of the server at `base`: registered, verified through the link the log transport
- * prints (no SMTP configured), signed in. Returns the session's user and bearer header.
+ * A verified user of the server at `base`: registered, verified through the link of the email the
+ * server wrote to `DATA_DIR/mail` (no SMTP configured), signed in. Returns the session's user and
+ * bearer header.
  */
 const usedTokens = new Set()
+
+/** The verification tokens of every email in the mail folder (quoted-printable text decoded). */
+async function verificationTokens(mailDir) {
+  const names = await readdir(mailDir).catch(() => [])
+  const tokens = []
+  for (const name of names.filter((n) => n.includes('verify-email')).sort()) {
+    const text = (await readFile(path.join(mailDir, name), 'utf8'))
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=')
+    for (const match of text.matchAll(/verify\?token=([0-9a-f]{64})/g)) tokens.push(match[1])
+  }
+  return tokens
+}
 
 export async function verifiedUser(base, app, email = 'bench@example.com', password = 'benchmark password') {
   await json(`${base}/api/users/register`, { name: 'Bench', email, password })
   let token
   for (let i = 0; i < 50 && !token; i++) {
     // The newest link not used yet: several users may register on one server.
-    token = [...app.output().matchAll(/verify\?token=([0-9a-f]{64})/g)]
-      .map((m) => m[1])
-      .findLast((t) => !usedTokens.has(t))
+    token = (await verificationTokens(app.mailDir)).findLast((t) => !usedTokens.has(t))
     if (!token) await new Promise((r) => setTimeout(r, 100))
   }
-  if (!token) throw new Error('no verification link in the server log')
+  if (!token) throw new Error(`no verification email in ${app.mailDir}`)
   usedTokens.add(token)
   await json(`${base}/api/users/verify/${token}`)
   const login = await json(`${base}/api/users/login`, { email, password })
@@ -112,8 +124,8 @@ export const startBaseline = () =>
   start('node', ['bench/hello-server.mjs'], {}, (out) => out.match(/listening (\d+)/)?.[1])
 
 /**
- * The built server on a fresh DATA_DIR and a random port, rate limits off, no SMTP (the log transport
- * prints the verification links `verifiedUser` reads). `stop()` ends it and removes the directory.
+ * The built server on a fresh DATA_DIR and a random port, rate limits off, no SMTP (emails go to
+ * `DATA_DIR/mail`, where `verifiedUser` reads the verification links). `stop()` ends it and removes the directory.
  */
 export async function startApp(env = {}) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-bench-'))
@@ -139,6 +151,7 @@ export async function startApp(env = {}) {
   return {
     ...app,
     base: `http://127.0.0.1:${port}`,
+    mailDir: path.join(dataDir, 'mail'),
     async stop() {
       app.child.kill('SIGTERM')
       await new Promise((resolve) => app.child.once('exit', resolve))

@@ -3,13 +3,15 @@
 // With E2E_PAIR_DATABASE_URL (a PostgreSQL server) it starts two servers on one fresh database instead,
 // as behind a load balancer, and sets E2E_SECOND_BASE_URL: the second person of a two-browser test
 // uses the second server, and sets E2E_DATABASE_URL and E2E_LEDGER_SIGNING_KEY for tests that act as
-// the operator. Returns the teardown, which stops only what this setup started.
+// the operator. Returns the teardown, which stops only what this setup started and then searches the
+// servers' logs (written at LOG_LEVEL=trace) for secrets the tests typed (support/log-scan.ts).
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { signerKey } from '../packages/ledger/src/note'
+import { scanServerLog } from './support/log-scan'
 import { createPairDatabase } from './support/pair-database'
 import { type RunningServer, startServer } from './support/server'
 import { startSmtpSink } from './support/smtp-sink'
@@ -34,18 +36,35 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       }
     : undefined
   const servers: RunningServer[] = []
+  const logFiles = [logFile, ...(database ? [join(resultsDir, 'server-2.log')] : [])]
+  // Each run's log on its own: the scan at the end reads what this run's servers wrote.
+  for (const file of logFiles) await rm(file, { force: true })
   const stopAll = async () => {
     for (const running of servers.reverse()) await running.stop()
     await database?.drop()
     await sink.close()
     await rm(mailDir, { recursive: true, force: true })
   }
+  const stopAndScan = async () => {
+    await stopAll()
+    const findings = (await Promise.all(logFiles.map(scanServerLog))).flat()
+    if (findings.length > 0) {
+      throw new Error(
+        `The server log carries secrets the tests typed (issue 22; docs/operations.md "What is logged"):\n` +
+          findings
+            .slice(0, 20)
+            .map((f) => `  ${f.file}:${f.line}: ${f.what} (${f.excerpt})`)
+            .join('\n'),
+      )
+    }
+  }
+  // Every level, so the scan at the end sees every line the server can write.
+  const serverEnv = { LOG_LEVEL: 'trace', ...env }
   try {
     // Every test comes from 127.0.0.1, as a group behind one router does: no faked client addresses.
-    servers.push(await startServer({ repoRoot, smtpUrl: sink.url, logFile, env }))
+    servers.push(await startServer({ repoRoot, smtpUrl: sink.url, logFile, env: serverEnv }))
     if (database) {
-      const secondLog = join(resultsDir, 'server-2.log')
-      servers.push(await startServer({ repoRoot, smtpUrl: sink.url, logFile: secondLog, env }))
+      servers.push(await startServer({ repoRoot, smtpUrl: sink.url, logFile: logFiles[1]!, env: serverEnv }))
     }
   } catch (error) {
     await stopAll()
@@ -67,5 +86,5 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_LEDGER_SIGNING_KEY = env.LEDGER_SIGNING_KEY
   }
 
-  return stopAll
+  return stopAndScan
 }

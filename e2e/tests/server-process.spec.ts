@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +17,16 @@ async function post(baseURL: string, path: string, body: object, headers: Record
     body: JSON.stringify(body),
   })
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+
+/** The token of the verification email the server wrote to its mail folder (no SMTP), if any yet. */
+async function verificationToken(mailDir: string): Promise<string | undefined> {
+  const names = await readdir(mailDir).catch(() => [] as string[])
+  const name = names.find((n) => n.endsWith('.eml') && n.includes('verify-email'))
+  if (!name) return undefined
+  // Quoted-printable: soft line breaks and '=' written as =3D.
+  const text = (await readFile(join(mailDir, name), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=')
+  return text.match(/verify\?token=([0-9a-f]{64})/)?.[1]
 }
 
 test.describe('the server process', () => {
@@ -37,15 +47,19 @@ test.describe('the server process', () => {
   test('keeps data and sessions across a restart, and exits cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'circles-e2e-restart-'))
     try {
-      // No SMTP: the log transport prints the verification link (LOG_LEVEL info).
+      // No SMTP: the email is written to DATA_DIR/mail; the log names the file, never the link.
       const first = await startServer({ repoRoot, smtpUrl: '', logFile, dataDir, env: { LOG_LEVEL: 'info' } })
       const email = `restart-${Date.now()}@example.com`
       const password = 'restart password'
       expect(
         (await post(first.baseURL, '/api/users/register', { name: 'Ada', email, password })).status,
       ).toBe(201)
-      await expect.poll(() => /verify\?token=[0-9a-f]{64}/.test(first.output())).toBe(true)
-      const token = first.output().match(/verify\?token=([0-9a-f]{64})/)?.[1]
+      await expect.poll(() => verificationToken(join(dataDir, 'mail'))).toMatch(/^[0-9a-f]{64}$/)
+      const token = (await verificationToken(join(dataDir, 'mail')))!
+      expect(first.output()).toContain('written to the mail folder')
+      expect(first.output()).toContain('re***@example.com')
+      expect(first.output()).not.toContain(token)
+      expect(first.output()).not.toContain(email)
       expect((await fetch(`${first.baseURL}/api/users/verify/${token}`)).status).toBe(200)
       const login = await post(first.baseURL, '/api/users/login', { email, password })
       expect(login.status).toBe(200)

@@ -9,9 +9,10 @@ import type { Config } from './config'
 import type { AppContext } from './context'
 import type { Database } from './db/client'
 import { createEventBus } from './lib/events'
+import { type LogStream, loggerOptions } from './lib/logging'
 import { type LedgerSigner, ledgerSigner } from './lib/ledger-signer'
 import { createUnsubscribeTokens } from './lib/unsubscribe-tokens'
-import { createLogTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
+import { createMailFolderTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
 import { createRateLimits, noRateLimits } from './lib/rate-limits'
 import { authPlugin } from './modules/auth/auth.plugin'
@@ -60,7 +61,9 @@ export interface BuildAppOptions {
   webDir?: string | null
   /** Replaces the transport chosen from SMTP_URL (tests use it to simulate an outage). */
   mailTransport?: MailTransport
-  /** Sees every route as it is added, with its schema (tests enumerate the API with it). */
+  /** Where log lines go instead of stdout (tests capture them to search for secrets). */
+  logStream?: LogStream
+  /** Told of every route as it is added (tests enumerate the routes, so a new one is covered). */
   onRoute?: (route: RouteOptions) => void
 }
 
@@ -90,13 +93,8 @@ function closeConnectionsWhenClosing(app: FastifyInstance) {
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = opts
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
-        censor: '[redacted]',
-      },
-    },
+    // Nothing secret or personal at any level: lib/logging.ts, docs/decisions/0023.
+    logger: loggerOptions(config.logLevel, opts.logStream),
     // Fastify accepts a hop count at run time; its types only list the other forms.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
@@ -105,9 +103,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors,
   })
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
   // The API speaks JSON only (uploads add multipart later); anything else is 415, not a confusing 400.
   app.removeContentTypeParser('text/plain')
-  if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   guardBodyPace(app.server, config.timeouts, app.log)
@@ -117,7 +115,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   const transport =
     opts.mailTransport ??
-    (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : createLogTransport(app.log))
+    (config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, config.mailFrom)
+      : createMailFolderTransport(app.log, path.join(config.dataDir, 'mail'), config.mailFrom))
   const worker = startOutboxWorker({
     db: database.db,
     transport,

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
 import { buildApp } from './app'
 import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
@@ -6,6 +7,7 @@ import { openDatabase } from './db/client'
 import { migratePostgres } from './db/migrate'
 import { migratePgliteInChild } from './db/migrate-child'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
+import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
 
 const SHUTDOWN_GRACE_MS = 10_000
@@ -43,14 +45,31 @@ async function start(config: Config) {
 
   await app.listen({ port: config.port, host: config.host })
   app.log.info(
-    { url: config.publicUrl, database: database.kind, mail: config.smtpUrl ? 'smtp' : 'log' },
+    {
+      url: config.publicUrl,
+      database: database.kind,
+      mail: config.smtpUrl ? 'smtp' : `files in ${path.join(config.dataDir, 'mail')}`,
+    },
     'Circles is running',
   )
 }
 
+// An error nobody handled still ends the process, as Node would end it, but is written as the log
+// writes errors: without query parameters or PostgreSQL's detail (lib/logging.ts).
+process.on('uncaughtException', (error) => {
+  process.stderr.write(
+    `${JSON.stringify({ level: 60, time: Date.now(), err: serializeError(error), msg: 'uncaught exception' })}\n`,
+  )
+  process.exit(1)
+})
+
 try {
   await start(loadConfig())
 } catch (error) {
-  console.error(error instanceof ConfigError || error instanceof DataDirLockedError ? error.message : error)
+  console.error(
+    error instanceof ConfigError || error instanceof DataDirLockedError
+      ? error.message
+      : JSON.stringify(serializeError(error), null, 2),
+  )
   process.exit(1)
 }

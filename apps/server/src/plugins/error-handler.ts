@@ -75,7 +75,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S))
       return reply.status(503).send({ message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' })
     }
-    request.log.error({ err: error }, 'request failed')
+    // The error without its data (lib/logging.ts), and the route pattern, never the URL.
+    request.log.error(
+      { err: error, method: request.method, route: request.routeOptions.url ?? 'unknown' },
+      'request failed',
+    )
     return reply.status(500).send({ message: MESSAGES.somethingWentWrong, code: 'INTERNAL_ERROR' })
   })
 }

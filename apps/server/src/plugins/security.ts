@@ -58,10 +58,23 @@ export function securityHeaders(https: boolean): Record<string, string> {
   return headers
 }
 
+/**
+ * Whether an answer to this URL may be stored by the browser or a cache on the way: every API answer
+ * is someone's data or depends on who asks (sessions, members' pictures, error answers to them
+ * included), so none is; the OpenAPI documentation is public. The app's pages and files keep the
+ * caching spa.ts gives them.
+ */
+export function isNoStoreUrl(url: string): boolean {
+  return (
+    (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) && !url.startsWith('/api/docs')
+  )
+}
+
 export function registerSecurity(app: FastifyInstance, config: Config) {
   const headers = securityHeaders(config.publicUrl.startsWith('https:'))
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers)
+  const apiHeaders = { ...headers, 'cache-control': 'no-store' }
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isNoStoreUrl(request.url) ? apiHeaders : headers)
     done()
   })
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config'
 import { type Database, fromPostgres } from '../../src/db/client'
 import { outbox } from '../../src/db/schema'
 import { createTestDatabase } from './database'
+import { DEFAULT_PASSWORD } from './factories'
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000'
 export const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x')
@@ -20,6 +21,35 @@ export interface TestApp {
   close(): Promise<void>
 }
 
+/**
+ * Every test app logs at trace into a watch that no line may pass with a secret in it (issue 22): the
+ * password every factory user has, a full email address, a JWT, an argon2 hash. So the whole route
+ * suite's log is searched, not only log-secrets.test.ts's; `close()` fails the file on a finding.
+ */
+function logWatch() {
+  const findings: string[] = []
+  const shapes: [string, RegExp][] = [
+    ['email address', /[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b/],
+    ['JWT', /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\./],
+    ['password hash', /\$argon2(?:id|i|d)\$/],
+  ]
+  return {
+    stream: {
+      write(line: string) {
+        if (line.includes(DEFAULT_PASSWORD)) findings.push(`the test password in: ${line.slice(0, 300)}`)
+        for (const [what, shape] of shapes) {
+          if (shape.test(line)) findings.push(`${what} in: ${line.slice(0, 300)}`)
+        }
+      },
+    },
+    check() {
+      if (findings.length > 0) {
+        throw new Error(`The app's log carries secrets (issue 22):\n${findings.slice(0, 10).join('\n')}`)
+      }
+    },
+  }
+}
+
 /** The real app on a database of its own; `env` overrides the embedded defaults. */
 export async function createTestApp({
   env,
@@ -29,8 +59,9 @@ export async function createTestApp({
   Omit<BuildAppOptions, 'config' | 'database'>
 > = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
+  const watch = logWatch()
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'trace',
     PUBLIC_URL: TEST_PUBLIC_URL,
     DATA_DIR: dataDir,
     CONTACT_EMAIL: 'team@circles.test',
@@ -41,6 +72,7 @@ export async function createTestApp({
   const app = await buildApp({
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,
+    logStream: watch.stream,
     ...opts,
     config,
     database,
@@ -55,6 +87,7 @@ export async function createTestApp({
       await app.close()
       await database.close()
       await rm(dataDir, { recursive: true, force: true })
+      watch.check()
     },
   }
 }
@@ -79,9 +112,11 @@ export async function secondInstance(
   if (!url) throw new Error('the PostgreSQL test database has no connection string')
   const database = fromPostgres(url, poolSize)
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
+  const watch = logWatch()
   const app = await buildApp({
+    logStream: watch.stream,
     config: loadConfig({
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'trace',
       PUBLIC_URL: TEST_PUBLIC_URL,
       DATA_DIR: dataDir,
       DATABASE_URL: url,
@@ -100,6 +135,7 @@ export async function secondInstance(
       await app.close()
       await database.close()
       await rm(dataDir, { recursive: true, force: true })
+      watch.check()
     },
   }
 }

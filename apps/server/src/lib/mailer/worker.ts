@@ -41,10 +41,7 @@ export function startOutboxWorker(opts: {
           const attempts = row.attempts + 1
           const retryIn = attempts >= MAX_ATTEMPTS ? null : backoffMs(attempts, intervalMs)
           await markFailedAttempt(db, row.id, attempts, retryIn, (error as Error).message)
-          log.warn(
-            { emailId: row.id, attempts, retryInMs: retryIn, err: (error as Error).message },
-            'email delivery failed',
-          )
+          log.warn({ emailId: row.id, attempts, retryInMs: retryIn, err: error }, 'email delivery failed')
         }
       }
       if (rows.length === 10) again = true

@@ -67,9 +67,11 @@ export function itemsRoutes(items: ItemsService) {
       { onRequest, schema: { tags, security, params: ZImageFileParams } },
       async (request, reply) => {
         const file = await items.image(currentUser(request), request.params.file)
-        // Stored names are random and never reused: the name is a strong validator.
+        // Stored names are random and never reused: the name is a strong validator. A members-only
+        // picture is not stored by the browser (Cache-Control: no-store, as every API answer); the web
+        // app keeps it in memory while it shows it.
         const etag = `"${request.params.file}"`
-        reply.header('cache-control', 'private, max-age=86400').header('etag', etag)
+        reply.header('etag', etag)
         if (request.headers['if-none-match'] === etag) return reply.status(304).send()
         return reply.type(file.contentType).send(file.bytes)
       },
