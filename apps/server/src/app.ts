@@ -110,12 +110,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   const transport =
     opts.mailTransport ??
-    (config.smtpUrl ? createSmtpTransport(config.smtpUrl, config.mailFrom) : createLogTransport(app.log))
+    (config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
+      : createLogTransport(app.log))
   const worker = startOutboxWorker({
     db: database.db,
     transport,
     log: app.log,
     intervalMs: config.outboxIntervalMs,
+    smtpTimeoutMs: config.smtpTimeoutMs,
   })
   app.addHook('onClose', () => worker.stop())
 

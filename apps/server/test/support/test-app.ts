@@ -7,6 +7,8 @@ import { type BuildAppOptions, buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { type Database, fromPostgres } from '../../src/db/client'
 import { outbox } from '../../src/db/schema'
+import type { OutboxRow } from '../../src/lib/mailer/outbox'
+import { type MailTransport, createSmtpTransport } from '../../src/lib/mailer/transport'
 import { createTestDatabase } from './database'
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000'
@@ -15,15 +17,52 @@ export const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x')
 export interface TestApp {
   app: FastifyInstance
   database: Database
-  /** Emails queued for this address, newest first. */
-  emailsTo(address: string): Promise<(typeof outbox.$inferSelect)[]>
+  /**
+   * Emails queued for this address, newest first: the outbox rows, with subject and bodies as queued
+   * (a delivered row keeps none; they are taken from what the app's transport was handed).
+   */
+  emailsTo(address: string): Promise<OutboxRow[]>
+  /** What the transport was handed, by outbox id. */
+  handed: Map<string, OutboxRow>
   close(): Promise<void>
 }
 
 /** The real app on a database of its own; `env` overrides the embedded defaults. */
+/** Remembers each email it is handed, then passes it on. */
+function handing(inner: MailTransport, handed: Map<string, OutboxRow>): MailTransport {
+  return {
+    kind: inner.kind,
+    async send(row) {
+      handed.set(row.id, row)
+      await inner.send(row)
+    },
+    close: () => inner.close(),
+  }
+}
+
+/** Without SMTP_URL: 'logged', silently (the log transport with a silent log). */
+const quietLogTransport: MailTransport = { kind: 'logged', send: async () => {}, close() {} }
+
+function emailsFrom(database: Database, handed: Map<string, OutboxRow>) {
+  return async (address: string) => {
+    const rows = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.toAddress, address))
+      .orderBy(desc(outbox.createdAt))
+    return rows.map((row) => {
+      const queued = handed.get(row.id)
+      if (!queued) return row
+      const { subject, textBody, htmlBody, replyTo, listUnsubscribe } = queued
+      return { ...row, subject, textBody, htmlBody, replyTo, listUnsubscribe }
+    })
+  }
+}
+
 export async function createTestApp({
   env,
   poolSize,
+  mailTransport,
   ...opts
 }: { env?: Record<string, string>; poolSize?: number } & Partial<
   Omit<BuildAppOptions, 'config' | 'database'>
@@ -38,10 +77,17 @@ export async function createTestApp({
     ...env,
   })
   const database = await createTestDatabase(poolSize)
+  const handed = new Map<string, OutboxRow>()
+  const transport =
+    mailTransport ??
+    (config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
+      : quietLogTransport)
   const app = await buildApp({
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,
     ...opts,
+    mailTransport: handing(transport, handed),
     config,
     database,
   })
@@ -49,8 +95,8 @@ export async function createTestApp({
   return {
     app,
     database,
-    emailsTo: (address) =>
-      database.db.select().from(outbox).where(eq(outbox.toAddress, address)).orderBy(desc(outbox.createdAt)),
+    emailsTo: emailsFrom(database, handed),
+    handed,
     async close() {
       await app.close()
       await database.close()
@@ -70,27 +116,39 @@ export function tokenFromEmail(body: string, pathname: string): string {
  * A second instance of the app on the first one's PostgreSQL database, as behind a load balancer:
  * its own process state (sockets, timers), the same data. PostgreSQL only.
  */
-export async function secondInstance(first: TestApp, poolSize = 4): Promise<TestApp> {
+export async function secondInstance(
+  first: TestApp,
+  poolSize = 4,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const url = first.database.pool?.options.connectionString
   if (!url) throw new Error('the PostgreSQL test database has no connection string')
   const database = fromPostgres(url, poolSize)
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    DATA_DIR: dataDir,
+    DATABASE_URL: url,
+    ...env,
+  })
+  const transport = config.smtpUrl
+    ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
+    : quietLogTransport
   const app = await buildApp({
-    config: loadConfig({
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL: TEST_PUBLIC_URL,
-      DATA_DIR: dataDir,
-      DATABASE_URL: url,
-    }),
+    config,
     database,
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,
+    // Both instances hand their emails to one map, so either's emailsTo sees them all.
+    mailTransport: handing(transport, first.handed),
   })
   await app.ready()
   return {
     app,
     database,
     emailsTo: first.emailsTo,
+    handed: first.handed,
     async close() {
       await app.close()
       await database.close()

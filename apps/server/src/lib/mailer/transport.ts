@@ -9,8 +9,30 @@ export interface MailTransport {
   close(): void
 }
 
-export function createSmtpTransport(smtpUrl: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(smtpUrl, { from })
+/**
+ * True when a failed send certainly left no message with the server: it answered with a reply code
+ * (a rejection), or we never got as far as its greeting. Anything else (a timeout or a dropped
+ * connection mid-conversation) may have come after the server took the message, and the outbox
+ * does not send such an email again.
+ */
+export function certainlyNotSent(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const e = error as { responseCode?: unknown; syscall?: unknown; code?: unknown; timeoutType?: unknown }
+  if (typeof e.responseCode === 'number') return true
+  if (e.syscall === 'connect' || e.syscall === 'getaddrinfo' || e.code === 'EDNS') return true
+  return e.timeoutType === 'CONNECT_TIMEOUT' || e.timeoutType === 'GREETING_TIMEOUT'
+}
+
+/**
+ * SMTP with every wait bounded by `timeoutMs` (nodemailer's defaults allow a silent server ten
+ * minutes), and a Message-ID stable per outbox row.
+ */
+export function createSmtpTransport(smtpUrl: string, from: string, timeoutMs = 30_000): MailTransport {
+  const transporter = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs },
+    { from },
+  )
+  const domain = /@([^\s>]+)/.exec(from)?.[1] ?? 'circles.invalid'
   return {
     kind: 'sent',
     async send(row) {
@@ -20,6 +42,7 @@ export function createSmtpTransport(smtpUrl: string, from: string): MailTranspor
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody,
+        messageId: `<${row.id}@${domain}>`,
         // RFC 8058 one-click unsubscribe for notices: mail clients show their own button.
         ...(row.listUnsubscribe && {
           list: { unsubscribe: row.listUnsubscribe },
@@ -39,7 +62,7 @@ export function maskEmail(email: string): string {
 
 /**
  * Without SMTP, a local user still needs the verification link: it is logged (with the link, which is
- * the point) and the message stays in the outbox.
+ * the point); the row then keeps no body, like a sent one.
  */
 export function createLogTransport(log: FastifyBaseLogger): MailTransport {
   return {
@@ -48,7 +71,7 @@ export function createLogTransport(log: FastifyBaseLogger): MailTransport {
       const links = row.textBody.match(/https?:\/\/\S+/g) ?? []
       log.info(
         { to: maskEmail(row.toAddress), kind: row.kind, subject: row.subject, links },
-        'email not sent (no SMTP_URL); kept in outbox',
+        'email not sent (no SMTP_URL); logged',
       )
     },
     close() {},
