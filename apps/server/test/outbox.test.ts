@@ -49,10 +49,12 @@ async function row(t: TestApp, to: string) {
 
 /** The whole row as text, every column. */
 async function rowText(t: TestApp, to: string) {
-  const result = await t.database.db.execute(
-    sql`select to_jsonb(o)::text as row from outbox o where to_address = ${to}`,
-  )
-  return (result.rows[0] as { row: string }).row
+  const [found] = await t.database.db
+    .select({ row: sql<string>`to_jsonb(${outbox})::text` })
+    .from(outbox)
+    .where(eq(outbox.toAddress, to))
+  if (!found) throw new Error(`no outbox row to ${to}`)
+  return found.row
 }
 
 const expectRedacted = (r: typeof outbox.$inferSelect) =>
