@@ -116,13 +116,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const transport =
     opts.mailTransport ??
     (config.smtpUrl
-      ? createSmtpTransport(config.smtpUrl, config.mailFrom)
+      ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
       : createMailFolderTransport(app.log, path.join(config.dataDir, 'mail'), config.mailFrom))
   const worker = startOutboxWorker({
     db: database.db,
     transport,
     log: app.log,
     intervalMs: config.outboxIntervalMs,
+    smtpTimeoutMs: config.smtpTimeoutMs,
   })
   app.addHook('onClose', () => worker.stop())
 

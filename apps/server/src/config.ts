@@ -42,6 +42,7 @@ const ZEnv = z.object({
     .default('false'),
   RATE_LIMITS: onOff.default('on'),
   OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   STAGING: onOff.default('off'),
   PLAN_LIMITS: onOff.default('on'),
   HEADERS_TIMEOUT_MS: ms(1000, 10_000),
@@ -71,6 +72,8 @@ export interface Config {
   trustProxy: boolean | number | string
   rateLimits: boolean
   outboxIntervalMs: number
+  /** Each wait of an SMTP conversation (connect, greeting, every reply); the outbox lease is sized on it. */
+  smtpTimeoutMs: number
   staging: boolean
   /** The Personal plan's limits (2 circles, 11 members, 10 items); off for self-hosted operators. */
   planLimits: boolean
@@ -117,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: e.RATE_LIMITS === 'on',
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
+    smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     staging: e.STAGING === 'on',
     planLimits: e.PLAN_LIMITS === 'on',
     timeouts: {

@@ -119,9 +119,9 @@ describe('email over real SMTP', () => {
         .from(outbox)
         .where(eq(outbox.toAddress, email))
         .then((r) => r[0])
-    await waitUntil(async () => ((await row())?.attempts ?? 0) >= 1)
-    expect((await row())?.status).toBe('pending')
-    expect((await row())?.lastError).toBeTruthy()
+    // A refused connection certainly sent nothing: the email is retried, not given up as unknown.
+    await waitUntil(async () => Boolean((await row())?.lastError))
+    expect(['pending', 'sending']).toContain((await row())?.status)
 
     const sink = await startSmtpSink(port)
     cleanups.push(sink.close)

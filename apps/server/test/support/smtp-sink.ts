@@ -14,10 +14,15 @@ export function decodeQuotedPrintable(raw: string): string {
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 }
 
-/** A real SMTP server on loopback that keeps what it receives. */
-export async function startSmtpSink(port = 0) {
+/**
+ * A real SMTP server on loopback that keeps what it receives. It can answer slowly: `dataDelayMs`
+ * after each message's data before its 250, and `hold()` keeps every answer to DATA back until
+ * `release()` (a server that takes the message, then stalls).
+ */
+export async function startSmtpSink(port = 0, opts: { dataDelayMs?: number } = {}) {
   const received: ReceivedMail[] = []
   const waiters: (() => void)[] = []
+  let gate: { promise: Promise<void>; open: () => void } | null = null
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
@@ -34,7 +39,9 @@ export async function startSmtpSink(port = 0) {
           decoded: decodeQuotedPrintable(raw),
         })
         waiters.splice(0).forEach((w) => w())
-        callback()
+        const answer = () => setTimeout(() => callback(), opts.dataDelayMs ?? 0)
+        if (gate) void gate.promise.then(answer)
+        else answer()
       })
     },
   })
@@ -55,12 +62,30 @@ export async function startSmtpSink(port = 0) {
     }
   }
 
+  function hold() {
+    let open = () => {}
+    const promise = new Promise<void>((resolve) => (open = resolve))
+    gate = { promise, open }
+  }
+
+  function release() {
+    gate?.open()
+    gate = null
+  }
+
   return {
     port: boundPort,
     url: `smtp://127.0.0.1:${boundPort}`,
     received,
     waitFor,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold,
+    release,
+    /** How many messages went to this address. */
+    countTo: (to: string) => received.filter((m) => m.to.includes(to)).length,
+    close: () => {
+      release()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
   }
 }
 

@@ -7,6 +7,8 @@ import { type BuildAppOptions, buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { type Database, fromPostgres } from '../../src/db/client'
 import { outbox } from '../../src/db/schema'
+import type { OutboxRow } from '../../src/lib/mailer/outbox'
+import { type MailTransport, createSmtpTransport } from '../../src/lib/mailer/transport'
 import { createTestDatabase } from './database'
 import { DEFAULT_PASSWORD } from './factories'
 
@@ -16,8 +18,13 @@ export const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x')
 export interface TestApp {
   app: FastifyInstance
   database: Database
-  /** Emails queued for this address, newest first. */
-  emailsTo(address: string): Promise<(typeof outbox.$inferSelect)[]>
+  /**
+   * Emails queued for this address, newest first: the outbox rows, with subject and bodies as queued
+   * (a delivered row keeps none; they are taken from what the app's transport was handed).
+   */
+  emailsTo(address: string): Promise<OutboxRow[]>
+  /** What the transport was handed, by outbox id. */
+  handed: Map<string, OutboxRow>
   close(): Promise<void>
 }
 
@@ -50,10 +57,42 @@ function logWatch() {
   }
 }
 
+/** Remembers each email it is handed, then passes it on. */
+function handing(inner: MailTransport, handed: Map<string, OutboxRow>): MailTransport {
+  return {
+    kind: inner.kind,
+    async send(row) {
+      handed.set(row.id, row)
+      await inner.send(row)
+    },
+    close: () => inner.close(),
+  }
+}
+
+/** Without SMTP_URL: 'logged', and nothing written (the app's own mail folder is not needed here). */
+const quietLogTransport: MailTransport = { kind: 'logged', send: async () => {}, close() {} }
+
+function emailsFrom(database: Database, handed: Map<string, OutboxRow>) {
+  return async (address: string) => {
+    const rows = await database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.toAddress, address))
+      .orderBy(desc(outbox.createdAt))
+    return rows.map((row) => {
+      const queued = handed.get(row.id)
+      if (!queued) return row
+      const { subject, textBody, htmlBody, replyTo, listUnsubscribe } = queued
+      return { ...row, subject, textBody, htmlBody, replyTo, listUnsubscribe }
+    })
+  }
+}
+
 /** The real app on a database of its own; `env` overrides the embedded defaults. */
 export async function createTestApp({
   env,
   poolSize,
+  mailTransport,
   ...opts
 }: { env?: Record<string, string>; poolSize?: number } & Partial<
   Omit<BuildAppOptions, 'config' | 'database'>
@@ -69,11 +108,18 @@ export async function createTestApp({
     ...env,
   })
   const database = await createTestDatabase(poolSize)
+  const handed = new Map<string, OutboxRow>()
+  const transport =
+    mailTransport ??
+    (config.smtpUrl
+      ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
+      : quietLogTransport)
   const app = await buildApp({
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,
     logStream: watch.stream,
     ...opts,
+    mailTransport: handing(transport, handed),
     config,
     database,
   })
@@ -81,8 +127,8 @@ export async function createTestApp({
   return {
     app,
     database,
-    emailsTo: (address) =>
-      database.db.select().from(outbox).where(eq(outbox.toAddress, address)).orderBy(desc(outbox.createdAt)),
+    emailsTo: emailsFrom(database, handed),
+    handed,
     async close() {
       await app.close()
       await database.close()
@@ -113,24 +159,31 @@ export async function secondInstance(
   const database = fromPostgres(url, poolSize)
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
   const watch = logWatch()
+  const config = loadConfig({
+    LOG_LEVEL: 'trace',
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    DATA_DIR: dataDir,
+    DATABASE_URL: url,
+    ...env,
+  })
+  const transport = config.smtpUrl
+    ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
+    : quietLogTransport
   const app = await buildApp({
     logStream: watch.stream,
-    config: loadConfig({
-      LOG_LEVEL: 'trace',
-      PUBLIC_URL: TEST_PUBLIC_URL,
-      DATA_DIR: dataDir,
-      DATABASE_URL: url,
-      ...env,
-    }),
+    config,
     database,
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,
+    // Both instances hand their emails to one map, so either's emailsTo sees them all.
+    mailTransport: handing(transport, first.handed),
   })
   await app.ready()
   return {
     app,
     database,
     emailsTo: first.emailsTo,
+    handed: first.handed,
     async close() {
       await app.close()
       await database.close()

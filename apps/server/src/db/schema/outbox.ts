@@ -16,8 +16,13 @@ export const outbox = pgTable(
     htmlBody: text('html_body').notNull(),
     /** For notices: the one-click unsubscribe URL (POST), sent as List-Unsubscribe. */
     listUnsubscribe: text('list_unsubscribe'),
-    /** pending -> sent | logged (no SMTP configured) | failed (gave up after the last attempt). */
-    status: text('status', { enum: ['pending', 'sent', 'logged', 'failed'] })
+    /**
+     * pending -> sending (claimed, leased until next_attempt_at; attempts is the claim's fencing token) ->
+     * sent | logged (no SMTP configured) | pending again (a certain failure, retried) | failed (gave up)
+     * | unknown (the conversation broke after the message may have been taken: never resent).
+     * Every end state drops subject, bodies, reply-to and unsubscribe URL (docs/decisions/0022).
+     */
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'logged', 'failed', 'unknown'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm'
+import { and, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client'
 import { outbox } from '../../db/schema'
 import type { RenderedEmail } from './templates'
@@ -24,45 +24,90 @@ export async function enqueueEmail(tx: Executor, { to, replyTo, email }: Outgoin
 
 export type OutboxRow = typeof outbox.$inferSelect
 
-/** How long a claimed row stays hidden from other workers while it is being sent. */
-const LEASE = sql`now() + interval '2 minutes'`
+/**
+ * What a row keeps once its email is out of our hands (sent, logged, given up or of unknown outcome):
+ * the one-time links live in the subject-free bodies and the unsubscribe URL, and the reply-to of a
+ * contact message is someone's address; all go. Kind, recipient, times, attempts and the last error
+ * stay, which is what an operator needs to see that an email went out (docs/decisions/0022).
+ */
+const REDACTED = {
+  subject: '',
+  textBody: '',
+  htmlBody: '',
+  listUnsubscribe: null,
+  replyTo: null,
+} as const
 
 /**
- * Takes up to `limit` due rows and leases them; SKIP LOCKED lets several instances share one outbox
- * without sending a message twice.
+ * Takes the oldest due email and marks it `sending` with a lease until `leaseMs` from now. The
+ * attempt number it gets (attempts + 1) is its fencing token: only the claim that holds it may
+ * record the outcome. SKIP LOCKED lets several instances share one outbox.
+ *
+ * Before claiming, a `sending` row whose lease ran out (its instance stopped mid-conversation) is
+ * marked `unknown` and never sent again: the SMTP server may have accepted it (at most once).
  */
-export async function claimDueEmails(db: Db, limit = 10): Promise<OutboxRow[]> {
+export async function claimNextEmail(db: Db, leaseMs: number): Promise<OutboxRow | undefined> {
+  await db
+    .update(outbox)
+    .set({
+      ...REDACTED,
+      status: 'unknown',
+      lastError: 'the sending instance stopped during delivery; not sent again',
+    })
+    .where(and(eq(outbox.status, 'sending'), lte(outbox.nextAttemptAt, sql`now()`)))
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
     .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, sql`now()`)))
-    .orderBy(asc(outbox.nextAttemptAt))
-    .limit(limit)
+    .orderBy(outbox.nextAttemptAt)
+    .limit(1)
     .for('update', { skipLocked: true })
-  return db.update(outbox).set({ nextAttemptAt: LEASE }).where(inArray(outbox.id, due)).returning()
+  const [row] = await db
+    .update(outbox)
+    .set({
+      status: 'sending',
+      attempts: sql`${outbox.attempts} + 1`,
+      nextAttemptAt: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+    })
+    // A scalar subquery runs once (an InitPlan); under IN it may run again per row and, skipping
+    // different locked rows each time, claim more than one.
+    .where(and(eq(outbox.id, sql`(${due})`), eq(outbox.status, 'pending')))
+    .returning()
+  return row
 }
 
-export async function markDelivered(db: Db, id: string, status: 'sent' | 'logged') {
+/**
+ * The claim identified by its attempt number, in one of `statuses`. A delivery may still be recorded
+ * on a row declared unknown while we were slow; a failure may not (its body is gone by then).
+ */
+const ourClaim = (row: Pick<OutboxRow, 'id' | 'attempts'>, statuses: OutboxRow['status'][] = ['sending']) =>
+  and(eq(outbox.id, row.id), eq(outbox.attempts, row.attempts), inArray(outbox.status, statuses))
+
+/** The server took the message (or it was logged): done, and the body with its links is dropped. */
+export async function markDelivered(db: Db, row: OutboxRow, status: 'sent' | 'logged') {
   await db
     .update(outbox)
-    .set({ status, sentAt: sql`now()`, lastError: null })
-    .where(eq(outbox.id, id))
+    .set({ ...REDACTED, status, sentAt: sql`now()`, lastError: null })
+    .where(ourClaim(row, ['sending', 'unknown']))
 }
 
-export async function markFailedAttempt(
-  db: Db,
-  id: string,
-  attempts: number,
-  retryInMs: number | null,
-  error: string,
-) {
+/** The server certainly did not take it: retry after `retryInMs`, or give up (null) and drop the body. */
+export async function markNotSent(db: Db, row: OutboxRow, retryInMs: number | null, error: string) {
   await db
     .update(outbox)
     .set({
-      attempts,
+      ...(retryInMs === null && REDACTED),
       lastError: error.slice(0, 500),
       status: retryInMs === null ? 'failed' : 'pending',
       nextAttemptAt: sql`now() + make_interval(secs => ${(retryInMs ?? 0) / 1000})`,
     })
-    .where(eq(outbox.id, id))
+    .where(ourClaim(row))
+}
+
+/** The conversation broke after the message may have been taken: never sent again, body dropped. */
+export async function markUnknown(db: Db, row: OutboxRow, error: string) {
+  await db
+    .update(outbox)
+    .set({ ...REDACTED, status: 'unknown', lastError: error.slice(0, 500) })
+    .where(ourClaim(row))
 }

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/client'
 import { isDatabaseUnavailable, outageSummary } from '../database-unavailable'
-import { claimDueEmails, markDelivered, markFailedAttempt } from './outbox'
-import type { MailTransport } from './transport'
+import { type OutboxRow, claimNextEmail, markDelivered, markNotSent, markUnknown } from './outbox'
+import { type MailTransport, certainlyNotSent } from './transport'
 
 export interface OutboxWorker {
   /** Ask for a run now, e.g. right after a transaction that queued an email committed. */
@@ -12,39 +12,89 @@ export interface OutboxWorker {
 
 const MAX_ATTEMPTS = 12
 const MAX_BACKOFF_MS = 60 * 60_000
+/** Waits between tries to record an outcome the database refused: the email itself is never resent. */
+const RECORD_RETRIES_MS = [100, 1000, 5000]
 
 export function backoffMs(attempts: number, baseMs: number) {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempts - 1))
 }
 
+/**
+ * How long a claimed email stays `sending` before another instance may declare its outcome unknown:
+ * well beyond the longest SMTP conversation the transport allows (three waits of `smtpTimeoutMs`),
+ * so a live instance is never overtaken, and at least two minutes.
+ */
+export function leaseMs(smtpTimeoutMs: number) {
+  return Math.max(120_000, 6 * smtpTimeoutMs)
+}
+
+/**
+ * Sends the outbox one email at a time, each at most once: claimed as `sending` with a fenced lease
+ * before the SMTP conversation, recorded after it. An email whose outcome is unknown (the
+ * conversation broke late, or recording it failed for good) is never sent again (docs/decisions/0022).
+ */
 export function startOutboxWorker(opts: {
   db: Db
   transport: MailTransport
   log: FastifyBaseLogger
   intervalMs: number
+  smtpTimeoutMs: number
 }): OutboxWorker {
   const { db, transport, log, intervalMs } = opts
+  const lease = leaseMs(opts.smtpTimeoutMs)
   let running: Promise<void> | null = null
   let again = false
   let stopped = false
   let outage = false
 
+  /** Records an outcome, retrying a failing database; the row is left `sending` if it never works. */
+  async function record(row: OutboxRow, what: string, write: () => Promise<void>) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await write()
+        return
+      } catch (error) {
+        const wait = RECORD_RETRIES_MS[attempt]
+        if (wait === undefined || stopped) {
+          log.error(
+            { emailId: row.id, err: error },
+            `could not record that an email was ${what}; it will not be sent again`,
+          )
+          return
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait))
+      }
+    }
+  }
+
+  async function deliver(row: OutboxRow) {
+    try {
+      await transport.send(row)
+    } catch (error) {
+      const message = (error as Error).message
+      if (!certainlyNotSent(error)) {
+        await record(row, 'possibly sent', () => markUnknown(db, row, message))
+        log.warn({ emailId: row.id, err: error }, 'email delivery outcome unknown; not sent again')
+        return
+      }
+      const retryIn = row.attempts >= MAX_ATTEMPTS ? null : backoffMs(row.attempts, intervalMs)
+      await record(row, 'not sent', () => markNotSent(db, row, retryIn, message))
+      log.warn(
+        { emailId: row.id, attempts: row.attempts, retryInMs: retryIn, err: error },
+        'email delivery failed',
+      )
+      return
+    }
+    await record(row, transport.kind, () => markDelivered(db, row, transport.kind))
+  }
+
   async function drain() {
     do {
       again = false
-      const rows = await claimDueEmails(db)
-      for (const row of rows) {
-        try {
-          await transport.send(row)
-          await markDelivered(db, row.id, transport.kind)
-        } catch (error) {
-          const attempts = row.attempts + 1
-          const retryIn = attempts >= MAX_ATTEMPTS ? null : backoffMs(attempts, intervalMs)
-          await markFailedAttempt(db, row.id, attempts, retryIn, (error as Error).message)
-          log.warn({ emailId: row.id, attempts, retryInMs: retryIn, err: error }, 'email delivery failed')
-        }
+      for (let row = await claimNextEmail(db, lease); row; row = await claimNextEmail(db, lease)) {
+        await deliver(row)
+        if (stopped) return
       }
-      if (rows.length === 10) again = true
     } while (again && !stopped)
   }
 

@@ -66,7 +66,12 @@ export async function findInvitationByTokenHash(db: Executor, tokenHash: string,
   return row
 }
 
-export async function updateInvitation(
+/**
+ * Changes a pending invitation and answers it, or answers nothing when it is no longer pending (a
+ * concurrent accept, cancel or resend got there first): every state change is conditional on the
+ * state it read, in the same statement.
+ */
+export async function updatePendingInvitation(
   db: Executor,
   id: string,
   patch: Partial<Pick<InvitationRow, 'status' | 'tokenHash' | 'expiresAt' | 'acceptedAt' | 'acceptedById'>>,
@@ -74,7 +79,7 @@ export async function updateInvitation(
   const [row] = await db
     .update(invitations)
     .set({ ...patch, updatedAt: sql`now()` })
-    .where(eq(invitations.id, id))
+    .where(and(eq(invitations.id, id), eq(invitations.status, 'PENDING')))
     .returning()
   return row
 }

@@ -131,7 +131,11 @@ export function createInvitationsService(
     return (await repo.listPendingInvitations(ctx.db, circleId)).map(toInvitation)
   }
 
-  /** A fresh token and a fresh week, sent by email (the old link stops working). */
+  /**
+   * A fresh token and a fresh week, sent by email (the old link stops working). The update is
+   * conditional on the invitation still being pending, so an invitation accepted or cancelled
+   * meanwhile is neither re-tokened nor emailed.
+   */
   async function resend(actor: TUser, circleId: string, invitationId: string): Promise<TInvitation> {
     const token = randomToken()
     const row = await ctx.db.transaction(async (tx) => {
@@ -139,23 +143,28 @@ export function createInvitationsService(
       await limitInvitationEmails(actor)
       const current = await repo.findInvitationInCircle(tx, circleId, invitationId)
       if (current?.status !== 'PENDING') throw notFound()
-      const updated = await repo.updateInvitation(tx, current.id, {
+      const updated = await repo.updatePendingInvitation(tx, current.id, {
         tokenHash: hashToken(token),
         expiresAt: newExpiry(),
       })
-      await queueInvitationEmail(tx, current.email, { inviter: actor, circleName: circle.name, token })
-      return updated ?? current
+      if (!updated) throw notFound()
+      await queueInvitationEmail(tx, updated.email, { inviter: actor, circleName: circle.name, token })
+      return updated
     })
     ctx.nudgeMail()
     ctx.log.info({ circleId, invitationId, by: actor.id }, 'invitation resent')
     return toInvitation(row)
   }
 
+  /** Only a pending invitation can be cancelled; one accepted meanwhile stays accepted. */
   async function cancel(actor: TUser, circleId: string, invitationId: string): Promise<void> {
-    await requireAdmin(ctx.db, circleId, actor)
-    const current = await repo.findInvitationInCircle(ctx.db, circleId, invitationId)
-    if (current?.status !== 'PENDING') throw notFound()
-    await repo.updateInvitation(ctx.db, current.id, { status: 'CANCELLED' })
+    await ctx.db.transaction(async (tx) => {
+      await requireAdmin(tx, circleId, actor)
+      const current = await repo.findInvitationInCircle(tx, circleId, invitationId)
+      if (current?.status !== 'PENDING') throw notFound()
+      const cancelled = await repo.updatePendingInvitation(tx, current.id, { status: 'CANCELLED' })
+      if (!cancelled) throw notFound()
+    })
     ctx.log.info({ circleId, invitationId, by: actor.id }, 'invitation cancelled')
   }
 
@@ -195,11 +204,13 @@ export function createInvitationsService(
         await assertRoomFor(tx, invitation.circleId)
         await circles.addMember(tx, invitation.circleId, actor.id)
       }
-      await repo.updateInvitation(tx, invitation.id, {
+      // The row is locked above, so this holds; the condition keeps it so should the lock ever go.
+      const accepted = await repo.updatePendingInvitation(tx, invitation.id, {
         status: 'ACCEPTED',
         acceptedAt: new Date(),
         acceptedById: actor.id,
       })
+      if (!accepted) throw invitationNotFound()
       return { circle, alreadyMember: isMember, joined: !isMember }
     })
     if (result.joined) {

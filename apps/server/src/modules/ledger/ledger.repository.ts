@@ -162,12 +162,27 @@ export function blocksOfHandovers(db: Executor, handoverIds: string[]) {
     .where(inArray(blocks.handoverId, handoverIds))
 }
 
-/** One page of a circle's chain in height order, after `afterHeight`: how verify streams a chain. */
-export function chainPage(db: Executor, circleId: string, afterHeight: number, size: number) {
+/**
+ * One page of a circle's chain in height order, after `afterHeight` (and below `belowHeight` when
+ * given): how verify and the export stream a chain.
+ */
+export function chainPage(
+  db: Executor,
+  circleId: string,
+  afterHeight: number,
+  size: number,
+  belowHeight?: number,
+) {
   return db
     .select()
     .from(blocks)
-    .where(and(eq(blocks.circleId, circleId), gt(blocks.height, afterHeight)))
+    .where(
+      and(
+        eq(blocks.circleId, circleId),
+        gt(blocks.height, afterHeight),
+        belowHeight === undefined ? undefined : lt(blocks.height, belowHeight),
+      ),
+    )
     .orderBy(asc(blocks.height))
     .limit(size)
 }

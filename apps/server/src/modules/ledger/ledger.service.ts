@@ -320,13 +320,20 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
   /**
    * The circle's log for offline checking, as JSON lines: a header (origin, keys), every block (its
    * leaf bytes, base64, and hash; commitments only, never a comment or secret), every checkpoint.
+   *
+   * One consistent cut, the log as it was when the head's size was read: blocks are append-only, and
+   * each append writes its block, the head's size and the checkpoint of that size in one transaction,
+   * so every block below that size and every checkpoint up to it are committed and never change.
+   * Appends landing while the export streams are left out, without holding a transaction (and on
+   * PGlite the whole database) open for as long as a slow client downloads (docs/decisions/0022).
    */
   async function* exportLog(actor: TUser, circleId: string): AsyncGenerator<string> {
     await requireMemberForLogRead(actor, circleId)
+    const size = (await repo.headOf(ctx.db, circleId))?.size ?? 0
     yield `${JSON.stringify({ type: 'log', origin: originOf(circleId), keys: signer.verifierKeys })}\n`
     let after = -1
     for (;;) {
-      const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE)
+      const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE, size)
       for (const row of page) {
         const leaf = Buffer.from(blockBytes(contentOf(row))).toString('base64')
         yield `${JSON.stringify({ type: 'block', id: row.id, height: row.height, hash: row.hash, leaf })}\n`
@@ -334,8 +341,9 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       if (page.length < VERIFY_PAGE) break
       after = page.at(-1)!.height
     }
-    for (const { size, note } of await repo.checkpointsOf(ctx.db, circleId)) {
-      yield `${JSON.stringify({ type: 'checkpoint', size, note })}\n`
+    for (const checkpoint of await repo.checkpointsOf(ctx.db, circleId)) {
+      if (checkpoint.size > size) break
+      yield `${JSON.stringify({ type: 'checkpoint', size: checkpoint.size, note: checkpoint.note })}\n`
     }
   }
 
