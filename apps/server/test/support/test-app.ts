@@ -2,13 +2,17 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { desc, eq } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { type BuildAppOptions, buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { type Database, fromPostgres } from '../../src/db/client'
 import { outbox } from '../../src/db/schema'
 import type { OutboxRow } from '../../src/lib/mailer/outbox'
-import { type MailTransport, createSmtpTransport } from '../../src/lib/mailer/transport'
+import {
+  type MailTransport,
+  createMailFolderTransport,
+  createSmtpTransport,
+} from '../../src/lib/mailer/transport'
 import { createTestDatabase } from './database'
 import { DEFAULT_PASSWORD } from './factories'
 
@@ -69,8 +73,22 @@ function handing(inner: MailTransport, handed: Map<string, OutboxRow>): MailTran
   }
 }
 
-/** Without SMTP_URL: 'logged', and nothing written (the app's own mail folder is not needed here). */
+/** Without SMTP_URL: 'logged', and nothing written (the second instance's tests use an SMTP sink). */
 const quietLogTransport: MailTransport = { kind: 'logged', send: async () => {}, close() {} }
+
+/**
+ * Without SMTP_URL, the app's own mail-folder transport (`DATA_DIR/mail`, logging through the app's
+ * logger, which exists only once the app is built: `bind` it then).
+ */
+function mailFolder(dir: string, from: string) {
+  let inner: MailTransport | undefined
+  const transport: MailTransport = {
+    kind: 'logged',
+    send: (row) => (inner ? inner.send(row) : Promise.reject(new Error('mail folder not bound yet'))),
+    close: () => inner?.close(),
+  }
+  return { transport, bind: (log: FastifyBaseLogger) => (inner = createMailFolderTransport(log, dir, from)) }
+}
 
 function emailsFrom(database: Database, handed: Map<string, OutboxRow>) {
   return async (address: string) => {
@@ -109,11 +127,12 @@ export async function createTestApp({
   })
   const database = await createTestDatabase(poolSize)
   const handed = new Map<string, OutboxRow>()
+  const folder = mailFolder(path.join(config.dataDir, 'mail'), config.mailFrom)
   const transport =
     mailTransport ??
     (config.smtpUrl
       ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
-      : quietLogTransport)
+      : folder.transport)
   const app = await buildApp({
     jwtSecret: TEST_JWT_SECRET,
     webDir: null,
@@ -123,6 +142,7 @@ export async function createTestApp({
     config,
     database,
   })
+  folder.bind(app.log)
   await app.ready()
   return {
     app,
