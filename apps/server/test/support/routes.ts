@@ -63,3 +63,11 @@ export function apiRoutes(seen: RouteOptions[]): ApiRoute[] {
   const byKey = new Map(routes.map((r) => [r.key, r]))
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key))
 }
+
+/**
+ * 'GET /api/items/:itemId/image/' → 'GET /api/items/:/image': parameter names and a trailing slash
+ * dropped, the form a table of routes is compared in (`/api/circles` and `/api/circles/` are one route).
+ */
+export function routeKey(key: string): string {
+  return key.replace(/:[^/]+/g, ':').replace(/(.)\/$/, '$1')
+}
