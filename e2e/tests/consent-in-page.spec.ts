@@ -43,8 +43,10 @@ test.describe('on the pages that hydrate, the dialog comes inside the page', () 
       return { shifts: w.shifts, lcp: w.lcp, fcp }
     })
     expect(paints.shifts).toEqual([])
-    // The largest paint is the dialog's text, in the page's first frame; the live dialog adds none.
-    expect(paints.lcp.at(-1)).toEqual({ time: paints.fcp, id: 'cm__desc' })
+    // The largest paint is the dialog's text, in the page's first frame; the live dialog adds none. On a
+    // busy machine the entry can come after the library replaced that text, and then names no element.
+    expect(paints.lcp.at(-1)?.time).toBe(paints.fcp)
+    expect(['cm__desc', '']).toContain(paints.lcp.at(-1)?.id)
 
     await consentBox(page).getByRole('button', { name: 'Accept all' }).click()
     await expect(consentBox(page)).toBeHidden()
@@ -133,6 +135,8 @@ test('the dialog in the page looks exactly like the live one: its inline CSS mis
   browser,
   baseURL,
 }) => {
+  // Two fresh browser contexts for each page that hydrates: about a minute on a busy 2-core machine.
+  test.setTimeout(180_000)
   for (const path of HYDRATED_PAGES) {
     const copy = await styledDialog(browser, baseURL!, path, false)
     const live = await styledDialog(browser, baseURL!, path, true)
