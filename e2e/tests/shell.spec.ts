@@ -269,6 +269,7 @@ test.describe('expired sessions', () => {
   }) => {
     await useGerman(page, baseURL!)
     await page.goto('/no/such/page')
+    // Ten seconds: long enough for a busy machine to show the dashboard before the session ends.
     await page.evaluate((token) => {
       localStorage.setItem('token', token)
       localStorage.setItem(
@@ -276,7 +277,7 @@ test.describe('expired sessions', () => {
         JSON.stringify({ id: 'u-1', name: 'Kurz Zeit', email: 'kurz@example.com' }),
       )
       localStorage.setItem('userId', 'u-1')
-    }, fakeToken(4))
+    }, fakeToken(10))
     // The token is made up (the server issues none that expire in seconds), so the server would refuse
     // it at once: the dashboard's calls are answered here, and only the app's own timer can end it.
     await page.route('**/api/activities/recent', (route) => route.fulfill({ json: { activities: [] } }))
@@ -288,7 +289,7 @@ test.describe('expired sessions', () => {
     await page.goto('/dashboard')
     await expect(page.getByRole('heading', { level: 1, name: 'Willkommen zurück, Kurz Zeit' })).toBeVisible()
 
-    await expect(page).toHaveURL(/\/login\?returnUrl=%2Fdashboard$/, { timeout: 15_000 })
+    await expect(page).toHaveURL(/\/login\?returnUrl=%2Fdashboard$/, { timeout: 20_000 })
     await expect(
       page
         .locator('[data-sonner-toast]')
