@@ -63,3 +63,28 @@ export function rememberedCheckpointSize(page: Page, circleId: string): Promise<
     })
   }, circleId)
 }
+
+/**
+ * Resolves once the server's `connected` event reached the page, over long-polling or the websocket:
+ * from then on, events for this person arrive live. Call it before the navigation that connects; a
+ * request made earlier is not lost for the page (it refetches on connect), only its toast is.
+ */
+export function liveConnection(page: Page): Promise<void> {
+  const connected = (payload: string | Buffer) => String(payload).includes('["connected"')
+  return new Promise<void>((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        if (connected(payload)) resolve()
+      })
+    })
+    page.on('response', (response) => {
+      if (!response.url().includes('/socket.io/') || response.request().method() !== 'GET') return
+      response.text().then(
+        (body) => {
+          if (connected(body)) resolve()
+        },
+        () => {},
+      )
+    })
+  })
+}

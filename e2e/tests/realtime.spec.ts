@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, toast, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
-import { createItem, requestHandover, secondBrowser } from './handovers-support'
+import { createItem, liveConnection, requestHandover, secondBrowser } from './handovers-support'
 
 // Two people side by side, each in their own browser: what one does arrives on the other's open pages
 // without a reload, through socket.io against the real server (or, with E2E_SECOND_BASE_URL, across two
@@ -149,8 +149,10 @@ test('Ben hears of a request made through the API while he reads the ledger page
   const itemId = await createItem(request, ida, circleId, { name: 'Tent' })
   const second = await secondBrowser(browser, baseURL!)
   await signInAs(second.page, ben)
+  const live = liveConnection(second.page)
   await second.page.goto('/blockchain')
   await expect(second.page.getByRole('heading', { level: 1 })).toBeVisible()
+  await live
   await requestHandover(request, ida, { itemId, receiverId: ben.user.id })
   const notice = toast(second.page, 'info', 'Ida Owner wants to hand you Tent')
   await expect(notice).toBeVisible()
