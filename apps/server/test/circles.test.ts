@@ -193,7 +193,7 @@ describe('DELETE /api/circles/:id/users/:userId', () => {
     const res = await call('DELETE', `/api/circles/${circle.id}/users/${member.user.id}`, admin)
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ message: MESSAGES.memberRemoved })
-    expect((await call('GET', `/api/circles/${circle.id}`, member)).statusCode).toBe(404)
+    expect((await call('GET', `/api/circles/${circle.id}`, member)).statusCode).toBe(403) // NO_LONGER_MEMBER, docs/decisions/0027
     expect((await call('GET', '/api/circles', member)).json().circles).toEqual([])
     expect((await call('GET', `/api/circles/${circle.id}`, admin)).json().circle.users).toHaveLength(1)
   })
@@ -263,7 +263,7 @@ describe('POST /api/circles/:id/leave', () => {
     const res = await call('POST', `/api/circles/${circle.id}/leave`, member)
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ message: MESSAGES.leftCircle })
-    expect((await call('GET', `/api/circles/${circle.id}`, member)).statusCode).toBe(404)
+    expect((await call('GET', `/api/circles/${circle.id}`, member)).statusCode).toBe(403) // NO_LONGER_MEMBER, docs/decisions/0027
   })
 
   it('asks the admin to transfer ownership first; an outsider gets 404', async () => {

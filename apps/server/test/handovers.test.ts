@@ -220,7 +220,7 @@ describe('answers', () => {
 })
 
 describe('members leaving', () => {
-  it('a removed receiver’s pending request is withdrawn; partial items pass to the admin with a block', async () => {
+  it('a removed receiver’s pending request is withdrawn; partial items go back to their complete holder with a block', async () => {
     const { admin, owner, receiver, item, circle } = await circleWithItem()
     const other = await createItem(t, owner, circle.id, 'Ladder')
     await handOver(t, owner, receiver, item.id)
@@ -228,15 +228,18 @@ describe('members leaving', () => {
     const removed = await call(admin, 'DELETE', `/api/circles/${circle.id}/users/${receiver.user.id}`)
     expect(removed.statusCode).toBe(200)
     expect((await call(owner, 'GET', `/api/items/${other.id}`)).json().item.hasPendingHandovers).toBe(false)
+    // Otto made it and lent it partially: it is his again, completely (docs/decisions/0027).
     const moved = (await call(admin, 'GET', `/api/items/${item.id}`)).json().item
-    expect(moved).toMatchObject({ ownerId: admin.user.id, ownership: 'PARTIAL' })
+    expect(moved).toMatchObject({ ownerId: owner.user.id, ownership: 'COMPLETE' })
     const blocks = (await call(admin, 'GET', `/api/blockchain/circle/${circle.id}`)).json().blocks
     expect(blocks[0].content).toMatchObject({
       kind: 'AUTO_TRANSFER',
       height: 1,
       handoverId: null,
       from: { id: receiver.user.id, name: 'Rita Receiver' },
-      to: { id: admin.user.id, name: 'Ada Admin' },
+      to: { id: owner.user.id, name: 'Otto Owner' },
+      ownership: 'COMPLETE',
+      reason: 'REMOVED',
     })
     expect((await call(admin, 'GET', `/api/blockchain/verify/${circle.id}`)).json().valid).toBe(true)
   })

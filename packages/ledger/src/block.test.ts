@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { Arbitrary } from 'fast-check'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
@@ -9,6 +10,7 @@ import {
   commitment,
   createChainVerifier,
   GENESIS_PREV_HASH,
+  isWellFormed,
   type StoredBlock,
 } from './block'
 import { canonicalJson, normalizeText, type CanonicalValue } from './canonical'
@@ -16,6 +18,10 @@ import { canonicalJson, normalizeText, type CanonicalValue } from './canonical'
 // The frozen encoding: if this file has to change, old blocks no longer verify. Add a version instead.
 const GOLDEN = JSON.parse(
   readFileSync(fileURLToPath(new URL('../testdata/golden/block-v1.json', import.meta.url)), 'utf8'),
+) as { content: BlockContent; canonical: string; hash: string }
+// Encoding v2 (issue 23): v1's fields and `reason`. Its block links to the v1 golden block above.
+const GOLDEN_V2 = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../testdata/golden/block-v2.json', import.meta.url)), 'utf8'),
 ) as { content: BlockContent; canonical: string; hash: string }
 
 function content(height: number, prevHash: string, overrides: Partial<BlockContent> = {}): BlockContent {
@@ -26,7 +32,7 @@ function content(height: number, prevHash: string, overrides: Partial<BlockConte
     first: height === 0,
     time: `2026-11-24T12:00:${String(height % 60).padStart(2, '0')}.000Z`,
     ...overrides,
-  }
+  } as BlockContent
 }
 
 function chain(length: number): StoredBlock[] {
@@ -51,6 +57,18 @@ describe('block encoding', () => {
   it('matches the golden file byte for byte', () => {
     expect(new TextDecoder().decode(blockBytes(GOLDEN.content))).toBe(GOLDEN.canonical)
     expect(blockHash(GOLDEN.content)).toBe(GOLDEN.hash)
+  })
+
+  it('matches the v2 golden file byte for byte, and v1 blocks keep their v1 bytes', () => {
+    expect(BLOCK_VERSION).toBe(2)
+    expect(new TextDecoder().decode(blockBytes(GOLDEN_V2.content))).toBe(GOLDEN_V2.canonical)
+    expect(blockHash(GOLDEN_V2.content)).toBe(GOLDEN_V2.hash)
+    expect(GOLDEN.content.v).toBe(1)
+    expect(GOLDEN.canonical).not.toContain('"reason"')
+    // The reason is hashed: the same transfer told as 'left' is another block.
+    expect(blockHash({ ...GOLDEN_V2.content, reason: 'LEFT' } as BlockContent)).not.toBe(GOLDEN_V2.hash)
+    // A version without an encoding has no bytes.
+    expect(() => blockBytes({ ...GOLDEN.content, v: 3 } as never)).toThrow(TypeError)
   })
 
   it('hashes the same text typed in composed or decomposed form alike (NFC)', () => {
@@ -90,8 +108,7 @@ describe('block encoding, for any content (fast-check)', () => {
     const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-composite' }))
     const maybe = fc.option(text, { nil: null })
     const party = fc.record({ id: text, name: text })
-    const content = fc.record({
-      v: fc.constant(BLOCK_VERSION),
+    const fields = {
       kind: fc.constantFrom('HANDOVER' as const, 'AUTO_TRANSFER' as const),
       circle: party,
       height: fc.nat(),
@@ -104,14 +121,19 @@ describe('block encoding, for any content (fast-check)', () => {
       to: party,
       ownership: fc.constantFrom('COMPLETE' as const, 'PARTIAL' as const),
       commitments: fc.record({ requesterComment: maybe, receiverComment: maybe, secretMessage: maybe }),
-    })
+    }
+    const content = fc.oneof(
+      fc.record({ v: fc.constant(1 as const), ...fields }),
+      fc.record({ v: fc.constant(2 as const), reason: maybe, ...fields }),
+    ) as Arbitrary<BlockContent>
     fc.assert(
       fc.property(content, (c) => {
         expect(new TextDecoder().decode(blockBytes(c))).toBe(generic(c))
       }),
       { numRuns: 1000 },
     )
-  })
+    // About 4 s alone; the machine running the suite in parallel may be slower.
+  }, 30_000)
 
   it('refuses what is not a block rather than encoding it some other way', () => {
     const c = GOLDEN.content
@@ -120,7 +142,7 @@ describe('block encoding, for any content (fast-check)', () => {
     expect(() => blockBytes({ ...c, first: 'yes' } as never)).toThrow(TypeError)
     expect(() => blockBytes({} as never)).toThrow(TypeError)
     // A field a block does not have is not encoded: such a leaf is not canonical.
-    const extra = { ...c, note: 'smuggled' } as BlockContent
+    const extra = { ...c, note: 'smuggled' } as unknown as BlockContent
     expect(new TextDecoder().decode(blockBytes(extra))).not.toBe(generic(extra))
   })
 })
@@ -180,6 +202,56 @@ describe('chain verification', () => {
     const blocks = chain(3)
     blocks[1]!.content = { ...blocks[1]!.content, height: 1.5 }
     expect(verify(blocks).failingBlocks.map((f) => f.index)).toEqual([1])
+  })
+})
+
+describe('chains written in both versions (issue 23)', () => {
+  it('verifies the v1 golden block followed by the v2 golden block', () => {
+    expect(
+      verify([
+        { id: 'v1', hash: GOLDEN.hash, content: GOLDEN.content },
+        { id: 'v2', hash: GOLDEN_V2.hash, content: GOLDEN_V2.content },
+      ]),
+    ).toEqual({ valid: true, blockCount: 2, failingBlocks: [] })
+  })
+
+  it('verifies a long chain of v1 blocks that goes on in v2', () => {
+    const blocks = chain(10)
+    let prev = blocks.at(-1)!.hash
+    for (let height = 10; height < 15; height++) {
+      const c = { ...content(height, prev), v: 2, kind: 'AUTO_TRANSFER', reason: 'LEFT' } as BlockContent
+      const hash = blockHash(c)
+      blocks.push({ id: `block-${height}`, hash, content: c })
+      prev = hash
+    }
+    expect(verify(blocks)).toEqual({ valid: true, blockCount: 15, failingBlocks: [] })
+  })
+
+  it('refuses a v2 block whose reason does not fit its kind, even with a matching hash', () => {
+    const wrong: BlockContent[] = [
+      { ...GOLDEN_V2.content, reason: null } as BlockContent,
+      { ...GOLDEN_V2.content, reason: 'BORED' } as never,
+      { ...GOLDEN_V2.content, kind: 'HANDOVER', reason: 'LEFT' } as BlockContent,
+    ]
+    for (const c of wrong) {
+      expect(isWellFormed(c)).toBe(false)
+      const result = verify([
+        { id: 'v1', hash: GOLDEN.hash, content: GOLDEN.content },
+        { id: 'bad', hash: blockHash(c), content: c },
+      ])
+      expect(result.failingBlocks.map((f) => f.index)).toEqual([1])
+    }
+    expect(isWellFormed({ ...GOLDEN_V2.content, kind: 'HANDOVER', reason: null } as BlockContent)).toBe(true)
+  })
+
+  it('refuses a block relabelled from v2 to v1 or from v1 to v2 (the version is hashed)', () => {
+    const asV1 = { ...GOLDEN_V2.content, v: 1 } as BlockContent
+    const asV2 = { ...GOLDEN.content, v: 2, reason: null } as BlockContent
+    const result = verify([
+      { id: 'a', hash: GOLDEN.hash, content: asV2 },
+      { id: 'b', hash: GOLDEN_V2.hash, content: asV1 },
+    ])
+    expect(result.failingBlocks.map((f) => f.index)).toEqual([0, 1])
   })
 })
 

@@ -1,21 +1,29 @@
 import { sha256, sha256HexOfText } from '#sha256'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 
-/** The encoding version every block states; a new encoding gets a new number, old blocks keep theirs. */
-export const BLOCK_VERSION = 1
+/**
+ * The encoding version new blocks are written in; a new encoding gets a new number, old blocks keep
+ * theirs and keep verifying. v1: the original fields. v2 (issue 23, docs/decisions/0027): adds
+ * `reason`, why an automatic transfer happened (null for a handover).
+ */
+export const BLOCK_VERSION = 2
+/** Every encoding version a chain may hold: blocks written before a new version stay as they are. */
+export const BLOCK_VERSIONS = [1, 2] as const
+export type BlockVersion = (typeof BLOCK_VERSIONS)[number]
 /** The prevHash of a circle's first block. */
 export const GENESIS_PREV_HASH = '0'.repeat(64)
 
 export type OwnershipKind = 'COMPLETE' | 'PARTIAL'
 export type BlockKind = 'HANDOVER' | 'AUTO_TRANSFER'
+/** Why an automatic transfer happened: the holder left the circle, or the admin removed them. */
+export type TransferReason = 'LEFT' | 'REMOVED'
 
 /**
  * What a block says, as it is hashed. Names are a snapshot (an item or an account renamed or deleted
  * later never changes a block). Comments and the secret message are in only as salted commitments.
  * Ids and times are strings; `height` counts from 0 per circle.
  */
-export interface BlockContent {
-  v: typeof BLOCK_VERSION
+interface BlockFields {
   kind: BlockKind
   circle: { id: string; name: string }
   height: number
@@ -33,6 +41,16 @@ export interface BlockContent {
     secretMessage: string | null
   }
 }
+/** Encoding v1: every block written before issue 23. Its bytes have no `reason`. */
+export interface BlockContentV1 extends BlockFields {
+  v: 1
+}
+/** Encoding v2: v1's fields and `reason` (AUTO_TRANSFER: LEFT or REMOVED; HANDOVER: null). */
+export interface BlockContentV2 extends BlockFields {
+  v: 2
+  reason: TransferReason | null
+}
+export type BlockContent = BlockContentV1 | BlockContentV2
 
 /** Printable ASCII without '"' and '\\': NFC leaves it as it is and JSON quotes it without escapes. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
@@ -65,15 +83,31 @@ function boolean(value: boolean): string {
  */
 function blockJson(c: BlockContent): string {
   const m = c.commitments
+  // v2 adds "reason", whose place in RFC 8785 key order is between "prevHash" and "time". Any other
+  // version has no encoding: such a block has no hash to match.
+  let reason: string
+  if (c.v === 1) reason = ''
+  else if (c.v === 2) reason = `"reason":${textOrNull(c.reason)},`
+  else throw new TypeError(`not a block encoding version: ${String((c as { v: unknown }).v)}`)
   return (
     `{"circle":${party(c.circle)},` +
     `"commitments":{"receiverComment":${textOrNull(m.receiverComment)},` +
     `"requesterComment":${textOrNull(m.requesterComment)},"secretMessage":${textOrNull(m.secretMessage)}},` +
     `"first":${boolean(c.first)},"from":${party(c.from)},"handoverId":${textOrNull(c.handoverId)},` +
     `"height":${integer(c.height)},"item":${party(c.item)},"kind":${text(c.kind)},` +
-    `"ownership":${text(c.ownership)},"prevHash":${text(c.prevHash)},"time":${text(c.time)},` +
+    `"ownership":${text(c.ownership)},"prevHash":${text(c.prevHash)},${reason}"time":${text(c.time)},` +
     `"to":${party(c.to)},"v":${integer(c.v)}}`
   )
+}
+
+/**
+ * Whether a block's fields fit its version: v1 and v2 only; in v2 an automatic transfer names its
+ * reason and a handover has none. (A v1 block never had one; its bytes cannot carry it.)
+ */
+export function isWellFormed(c: BlockContent): boolean {
+  if (c.v === 1) return true
+  if (c.v !== 2) return false
+  return c.kind === 'AUTO_TRANSFER' ? c.reason === 'LEFT' || c.reason === 'REMOVED' : c.reason === null
 }
 
 /** The bytes that are hashed: the canonical JSON of the content, UTF-8. */
@@ -134,7 +168,8 @@ function hashOrEmpty(content: BlockContent): string {
 /**
  * Checks a circle's chain one block at a time, in height order, so a long chain never has to be held
  * in memory: each block's hash must be its content's hash, its height the next one, its prevHash the
- * previous block's hash (64 zeros and `first` for height 0).
+ * previous block's hash (64 zeros and `first` for height 0), its fields those of its version (v1 or
+ * v2, mixed in one chain: blocks written before v2 keep theirs).
  */
 export function createChainVerifier() {
   let index = 0
@@ -145,7 +180,7 @@ export function createChainVerifier() {
       const expectedHash = hashOrEmpty(block.content)
       const { content } = block
       const linked =
-        content.v === BLOCK_VERSION &&
+        isWellFormed(content) &&
         content.height === index &&
         content.first === (index === 0) &&
         content.prevHash === previousHash

@@ -165,3 +165,98 @@ describe('a malformed export', () => {
     expect(verifyExport('not json at all').problems).toContain('line 1 is not JSON')
   })
 })
+
+/**
+ * Issue 23: blocks written before encoding v2 keep verifying. export-v1.jsonl was written by the code
+ * that knew only v1 (three blocks, the third an automatic transfer, signed with a fixed test key), and
+ * is frozen: if it stops verifying, old exports and old logs no longer do.
+ */
+describe('an export written before encoding v2', () => {
+  const FROZEN = readFileSync(
+    fileURLToPath(new URL('../testdata/golden/export-v1.jsonl', import.meta.url)),
+    'utf8',
+  )
+  const seed = Uint8Array.from({ length: 32 }, (_, i) => i + 1)
+  const key = {
+    ...seedSigner('circles.example', seed),
+    vkey: verifierKey('circles.example', publicKeyOf(seed)),
+  }
+
+  it('still verifies, in the function and on the command line', async () => {
+    expect(verifyExport(FROZEN, { keys: [key.vkey] })).toMatchObject({
+      valid: true,
+      blockCount: 3,
+      problems: [],
+    })
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-cli-'))
+    await writeFile(path.join(dir, 'old.jsonl'), FROZEN)
+    let printed = ''
+    expect(
+      await main(['verify', path.join(dir, 'old.jsonl'), '--key', key.vkey], (t) => (printed += t)),
+    ).toBe(0)
+    expect(JSON.parse(printed)).toMatchObject({ valid: true, blockCount: 3 })
+  })
+
+  it('verifies when the same log goes on with v2 blocks, trusting a checkpoint of the v1 part', () => {
+    const lines = FROZEN.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    const old = lines.filter((l) => l.type === 'block') as { hash: string }[]
+    const oldCheckpoints = lines.filter((l) => l.type === 'checkpoint') as { size: number; note: string }[]
+    let frontier = emptyFrontier()
+    for (const b of old) frontier = appendLeaf(frontier, Buffer.from(b.hash, 'hex'))
+    let prev = old.at(-1)!.hash
+    const added: object[] = []
+    const checkpoints: object[] = []
+    for (const [offset, reason] of (['REMOVED', 'LEFT'] as const).entries()) {
+      const height = old.length + offset
+      const content: BlockContent = {
+        ...GOLDEN.content,
+        v: 2,
+        kind: 'AUTO_TRANSFER',
+        reason,
+        handoverId: null,
+        height,
+        prevHash: prev,
+        first: false,
+      }
+      const hash = blockHash(content)
+      added.push({ type: 'block', id: `v2-${height}`, height, hash, leaf: b64(blockBytes(content)) })
+      frontier = appendLeaf(frontier, Buffer.from(hash, 'hex'))
+      checkpoints.push({
+        type: 'checkpoint',
+        size: height + 1,
+        note: signCheckpoint(
+          { origin: ORIGIN, size: height + 1, rootHash: frontierRoot(frontier), extensions: [] },
+          key,
+        ),
+      })
+      prev = hash
+    }
+    const text = [
+      ...lines.filter((l) => l.type !== 'checkpoint'),
+      ...added,
+      ...oldCheckpoints,
+      ...checkpoints,
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n')
+    const result = verifyExport(text, { keys: [key.vkey], trusted: oldCheckpoints.at(-1)!.note })
+    expect(result).toMatchObject({ valid: true, blockCount: 5, problems: [] })
+    // A v2 leaf relabelled as v1 (its reason dropped) is another leaf: it no longer matches its hash.
+    const relabelled = text.replace(
+      (added[0] as { leaf: string }).leaf,
+      b64(
+        new TextEncoder().encode(
+          Buffer.from((added[0] as { leaf: string }).leaf, 'base64')
+            .toString()
+            .replace('"reason":"REMOVED",', '')
+            .replace('"v":2', '"v":1'),
+        ),
+      ),
+    )
+    expect(verifyExport(relabelled, { keys: [key.vkey] }).problems.join('\n')).toMatch(
+      /block 3: its hash is not the hash of its leaf/,
+    )
+  })
+})

@@ -150,6 +150,9 @@ export const MESSAGES = {
   noticesUpdated: 'Your email preferences have been saved.',
   unsubscribed: 'You will no longer receive these emails.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
+  // Issue 23: a former member opens a page of the circle (answered 403 NO_LONGER_MEMBER).
+  removedFromCircle: 'You were removed from this circle by its admin.',
+  leftThisCircle: 'You left this circle.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -7,6 +7,7 @@ export function activityHref(activity: TActivity): string {
     case 'NEW_ITEM':
       return `/items/${activity.data.id}`
     case 'CIRCLE_INVITATION':
+    case 'REMOVED_FROM_CIRCLE':
       return `/circles/${activity.data.circle.id}`
     default:
       return `/items/${activity.data.item.id}`
@@ -29,6 +30,16 @@ export function activityText(t: TFunction, activity: TActivity): string {
         ns: 'common',
         admin: activity.data.admin?.name ?? t('activity.administrator', { ns: 'common' }),
         circle: activity.data.circle.name,
+      })
+    case 'REMOVED_FROM_CIRCLE':
+      return t(key, { ns: 'common', admin: activity.data.admin.name, circle: activity.data.circle.name })
+    case 'AUTO_TRANSFER':
+      // Since issue 23 the entry says why; older entries did not know, and keep the plain words.
+      return t(activity.data.reason ? (`activity.AUTO_TRANSFER_${activity.data.reason}` as const) : key, {
+        ns: 'common',
+        sender: activity.data.sender.name,
+        receiver: activity.data.receiver.name,
+        item: activity.data.item.name,
       })
     default:
       return t(key, {

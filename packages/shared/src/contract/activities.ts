@@ -6,6 +6,7 @@ export const ACTIVITY_TYPES = [
   'NEW_ITEM',
   'AUTO_TRANSFER',
   'CIRCLE_INVITATION',
+  'REMOVED_FROM_CIRCLE',
 ] as const
 export const ZActivityType = z.enum(ACTIVITY_TYPES)
 export type TActivityType = z.infer<typeof ZActivityType>
@@ -19,6 +20,8 @@ export const ZHandoverActivityData = z.object({
   receiver: ZName,
   circleId: z.uuid(),
   handoverId: z.uuid().nullable(),
+  /** AUTO_TRANSFER since issue 23: the holder left the circle, or the admin removed them. */
+  reason: z.enum(['LEFT', 'REMOVED']).optional(),
 })
 /** NEW_ITEM: the item's own id and name, its owner and circle. */
 export const ZNewItemActivityData = z.object({
@@ -31,6 +34,12 @@ export const ZNewItemActivityData = z.object({
 export const ZInvitationActivityData = z.object({
   circle: z.object({ id: z.uuid(), name: z.string() }),
   admin: ZName.optional(),
+})
+
+/** REMOVED_FROM_CIRCLE (issue 23): the admin removed the reader from the circle. */
+export const ZRemovedActivityData = z.object({
+  circle: z.object({ id: z.uuid(), name: z.string() }),
+  admin: ZName,
 })
 
 const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D) =>
@@ -51,12 +60,14 @@ export const ZActivity = z
     activity('AUTO_TRANSFER', ZHandoverActivityData),
     activity('NEW_ITEM', ZNewItemActivityData),
     activity('CIRCLE_INVITATION', ZInvitationActivityData),
+    activity('REMOVED_FROM_CIRCLE', ZRemovedActivityData),
   ])
   .meta({ id: 'Activity' })
 export type TActivity = z.infer<typeof ZActivity>
 export type THandoverActivityData = z.infer<typeof ZHandoverActivityData>
 export type TNewItemActivityData = z.infer<typeof ZNewItemActivityData>
 export type TInvitationActivityData = z.infer<typeof ZInvitationActivityData>
+export type TRemovedActivityData = z.infer<typeof ZRemovedActivityData>
 
 /** GET /api/activities/recent: newest first, at most LIMITS.dashboardActivities. */
 export const ZRecentActivitiesResponse = z.object({ activities: z.array(ZActivity) })

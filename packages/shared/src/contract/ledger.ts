@@ -3,30 +3,36 @@ import { MESSAGES } from '../messages'
 
 const ZParty = z.object({ id: z.string(), name: z.string() })
 
+const blockFields = {
+  kind: z.enum(['HANDOVER', 'AUTO_TRANSFER']),
+  circle: ZParty,
+  height: z.number().int().nonnegative(),
+  prevHash: z.string(),
+  first: z.boolean(),
+  time: z.string(),
+  handoverId: z.string().nullable(),
+  item: ZParty,
+  from: ZParty,
+  to: ZParty,
+  ownership: z.enum(['COMPLETE', 'PARTIAL']),
+  commitments: z.object({
+    requesterComment: z.string().nullable(),
+    receiverComment: z.string().nullable(),
+    secretMessage: z.string().nullable(),
+  }),
+}
+
 /**
- * Exactly what a block's hash covers (packages/ledger `BlockContent`, encoding version 1): the client
- * recomputes the hash from this object, so the server's word is not needed to check a block.
+ * Exactly what a block's hash covers (packages/ledger `BlockContent`): the client recomputes the hash
+ * from this object, so the server's word is not needed to check a block. Encoding v1 (every block
+ * written before issue 23) and v2, which adds `reason`: why an automatic transfer happened (LEFT: the
+ * holder left the circle; REMOVED: the admin removed them), null for a handover.
  */
 export const ZBlockContent = z
-  .object({
-    v: z.literal(1),
-    kind: z.enum(['HANDOVER', 'AUTO_TRANSFER']),
-    circle: ZParty,
-    height: z.number().int().nonnegative(),
-    prevHash: z.string(),
-    first: z.boolean(),
-    time: z.string(),
-    handoverId: z.string().nullable(),
-    item: ZParty,
-    from: ZParty,
-    to: ZParty,
-    ownership: z.enum(['COMPLETE', 'PARTIAL']),
-    commitments: z.object({
-      requesterComment: z.string().nullable(),
-      receiverComment: z.string().nullable(),
-      secretMessage: z.string().nullable(),
-    }),
-  })
+  .discriminatedUnion('v', [
+    z.object({ v: z.literal(1), ...blockFields }),
+    z.object({ v: z.literal(2), ...blockFields, reason: z.enum(['LEFT', 'REMOVED']).nullable() }),
+  ])
   .meta({ id: 'BlockContent' })
 export type TBlockContent = z.infer<typeof ZBlockContent>
 

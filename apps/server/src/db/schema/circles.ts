@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { users } from './users'
 
 const timestampTz = (name: string) => timestamp(name, { withTimezone: true })
@@ -35,6 +35,26 @@ export const circleMembers = pgTable(
     uniqueIndex('circle_members_circle_user_key').on(t.circleId, t.userId),
     index('circle_members_user_idx').on(t.userId),
   ],
+)
+
+/**
+ * Who is no longer a member of a circle, and why: they left, or the admin removed them. The newest
+ * departure per person and circle; joining again does not need it gone (membership is checked first).
+ * Lets a former member be told why a circle's pages are closed to them (docs/decisions/0027).
+ */
+export const circleDepartures = pgTable(
+  'circle_departures',
+  {
+    circleId: uuid('circle_id')
+      .notNull()
+      .references(() => circles.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason', { enum: ['LEFT', 'REMOVED'] }).notNull(),
+    departedAt: timestampTz('departed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.userId] }), index('circle_departures_user_idx').on(t.userId)],
 )
 
 /**

@@ -90,6 +90,8 @@ export const blocks = pgTable(
     requesterCommentCommitment: text('requester_comment_commitment'),
     receiverCommentCommitment: text('receiver_comment_commitment'),
     secretMessageCommitment: text('secret_message_commitment'),
+    /** Encoding v2 (docs/decisions/0027): why an AUTO_TRANSFER happened; null on v1 rows and handovers. */
+    reason: text('reason', { enum: ['LEFT', 'REMOVED'] }),
   },
   (t) => [
     uniqueIndex('blocks_circle_height').on(t.circleId, t.height),

@@ -5,6 +5,7 @@ import {
   type THandoverActivityData,
   type TInvitationActivityData,
   type TNewItemActivityData,
+  type TRemovedActivityData,
   type TUser,
 } from '@circles/shared'
 import type { AppContext } from '../../context'
@@ -23,7 +24,13 @@ type HandoverActivityType = 'PENDING_HANDOVER' | 'CONFIRMED_HANDOVER' | 'AUTO_TR
 function handoverTitle(type: HandoverActivityType, d: THandoverActivityData): string {
   if (type === 'PENDING_HANDOVER') return `${d.sender.name} wants to hand you ${d.item.name}`
   if (type === 'CONFIRMED_HANDOVER') return `${d.item.name} went from ${d.sender.name} to ${d.receiver.name}`
-  return `${d.item.name} passed from ${d.sender.name} to ${d.receiver.name}`
+  const why =
+    d.reason === 'REMOVED'
+      ? ` when the admin removed ${d.sender.name} from the circle`
+      : d.reason === 'LEFT'
+        ? ` when ${d.sender.name} left the circle`
+        : ''
+  return `${d.item.name} passed from ${d.sender.name} to ${d.receiver.name}${why}`
 }
 
 function toNotice(row: ActivityRow): Notice {
@@ -73,6 +80,13 @@ export function createActivitiesService(ctx: AppContext) {
     return rows.map(toNotice)
   }
 
+  /** The member the admin removed finds it in their feed, and live (issue 23). */
+  async function recordRemoval(tx: Executor, userId: string, data: TRemovedActivityData) {
+    const title = `${data.admin.name} removed you from ${data.circle.name}`
+    const rows = await repo.insertActivities(tx, [{ userId, type: 'REMOVED_FROM_CIRCLE', title, data }])
+    return rows.map(toNotice)
+  }
+
   function publish(notices: Notice[]) {
     if (notices.length > 0) ctx.events.publish('activity.created', { notices })
   }
@@ -86,7 +100,7 @@ export function createActivitiesService(ctx: AppContext) {
     return repo.statsFor(ctx.db, actor.id)
   }
 
-  return { recordHandover, recordNewItem, recordInvitation, publish, recent, stats }
+  return { recordHandover, recordNewItem, recordInvitation, recordRemoval, publish, recent, stats }
 }
 
 export type ActivitiesService = ReturnType<typeof createActivitiesService>

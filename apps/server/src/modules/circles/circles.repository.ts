@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import { prepared } from '../../db/prepared'
-import { circleMembers, circles, users } from '../../db/schema'
+import { circleDepartures, circleMembers, circles, users } from '../../db/schema'
 
 export type CircleRow = typeof circles.$inferSelect
 
@@ -133,6 +133,33 @@ export async function removeMember(db: Executor, circleId: string, userId: strin
     .where(and(eq(circleMembers.circleId, circleId), eq(circleMembers.userId, userId)))
     .returning({ id: circleMembers.id })
   return rows.length > 0
+}
+
+export type DepartureReason = (typeof circleDepartures.$inferSelect)['reason']
+
+/** Why `userId` is no longer a member: the newest departure replaces an earlier one. */
+export async function recordDeparture(
+  tx: Executor,
+  circleId: string,
+  userId: string,
+  reason: DepartureReason,
+) {
+  await tx
+    .insert(circleDepartures)
+    .values({ circleId, userId, reason })
+    .onConflictDoUpdate({
+      target: [circleDepartures.circleId, circleDepartures.userId],
+      set: { reason, departedAt: new Date() },
+    })
+}
+
+export async function findDeparture(db: Executor, circleId: string, userId: string) {
+  const [row] = await db
+    .select({ reason: circleDepartures.reason })
+    .from(circleDepartures)
+    .where(and(eq(circleDepartures.circleId, circleId), eq(circleDepartures.userId, userId)))
+    .limit(1)
+  return row
 }
 
 export async function isMemberByEmail(db: Executor, circleId: string, email: string): Promise<boolean> {

@@ -18,6 +18,7 @@ import type { ItemsService } from '../items/items.service'
 import { requireAdmin, requireMember } from './access'
 import { toCircle, toCircleDetail, toListEntry } from './circle-view'
 import * as repo from './circles.repository'
+import type { DepartureReason } from './circles.repository'
 
 /** What the circles module needs of the items module (its service, never its repository). */
 export interface CircleItems {
@@ -32,7 +33,7 @@ export function createCirclesService(
   ctx: AppContext,
   items: CircleItems,
   handovers: CircleHandovers,
-  activities: Pick<ActivitiesService, 'publish'>,
+  activities: Pick<ActivitiesService, 'publish' | 'recordRemoval'>,
 ) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
     const circle = await repo.findCircle(db, id)
@@ -84,10 +85,20 @@ export function createCirclesService(
     return circleView(ctx.db, id)
   }
 
-  /** Inside the departure's transaction: open requests involving the member go, partial items return. */
-  async function release(tx: Executor, circleId: string, userId: string, adminId: string) {
+  /**
+   * Inside the departure's transaction: why the member is out is recorded (so their pages can say it),
+   * open requests involving them go, partial items go back, each block saying why (docs/decisions/0027).
+   */
+  async function release(
+    tx: Executor,
+    circleId: string,
+    userId: string,
+    adminId: string,
+    reason: DepartureReason,
+  ) {
+    await repo.recordDeparture(tx, circleId, userId, reason)
     const withdrawn = await handovers.withdrawInvolving(tx, circleId, userId)
-    const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId)
+    const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId, reason)
     return { withdrawn, moved, notices }
   }
 
@@ -112,7 +123,13 @@ export function createCirclesService(
       await requireAdmin(tx, id, actor)
       if (userId === actor.id) throw new AppError('CONFLICT', MESSAGES.cannotRemoveSelf)
       if (!(await repo.removeMember(tx, id, userId))) throw new AppError('NOT_FOUND', MESSAGES.notAMember)
-      return release(tx, id, userId, actor.id)
+      const released = await release(tx, id, userId, actor.id, 'REMOVED')
+      const circle = await circleView(tx, id)
+      const removal = await activities.recordRemoval(tx, userId, {
+        circle: { id, name: circle.name },
+        admin: { name: actor.name },
+      })
+      return { ...released, notices: [...released.notices, ...removal] }
     })
     ctx.log.info({ circleId: id, userId, by: actor.id }, 'member removed')
     announceDeparture(id, userId, released)
@@ -140,7 +157,7 @@ export function createCirclesService(
       const { isAdmin, circle } = await requireMember(tx, id, actor)
       if (isAdmin) throw new AppError('CONFLICT', MESSAGES.adminMustTransfer)
       await repo.removeMember(tx, id, actor.id)
-      return release(tx, id, actor.id, circle.adminId)
+      return release(tx, id, actor.id, circle.adminId, 'LEFT')
     })
     ctx.log.info({ circleId: id, userId: actor.id }, 'member left circle')
     announceDeparture(id, actor.id, released)

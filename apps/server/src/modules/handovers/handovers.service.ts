@@ -243,6 +243,7 @@ export function createHandoversService(
       from: { id: handover.senderId, name: names.senderName },
       to: { id: handover.receiverId, name: names.receiverName },
       ownership,
+      reason: null,
       commitments: {
         requesterComment: commitment(handover.requesterComment, handover.requesterCommentSalt),
         receiverComment: commitment(receiverComment, handover.receiverCommentSalt),

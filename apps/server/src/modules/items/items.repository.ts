@@ -116,12 +116,25 @@ export async function deleteItem(db: Executor, id: string): Promise<void> {
 }
 
 /** A member's partially held items of a circle pass to its admin; returns the items moved. */
-export function movePartialItems(db: Executor, circleId: string, fromUserId: string, toUserId: string) {
+/** The items a departing member holds with partial ownership in the circle, locked, oldest first. */
+export function lockPartialItems(db: Executor, circleId: string, holderId: string) {
   return db
+    .select({ id: items.id, name: items.name, createdById: items.createdById })
+    .from(items)
+    .where(and(eq(items.circleId, circleId), eq(items.ownerId, holderId), eq(items.ownership, 'PARTIAL')))
+    .orderBy(items.createdAt, items.id)
+    .for('update')
+}
+
+export async function setHolder(
+  db: Executor,
+  id: string,
+  holder: { ownerId: string; ownership: 'COMPLETE' | 'PARTIAL' },
+): Promise<void> {
+  await db
     .update(items)
-    .set({ ownerId: toUserId, updatedAt: new Date() })
-    .where(and(eq(items.circleId, circleId), eq(items.ownerId, fromUserId), eq(items.ownership, 'PARTIAL')))
-    .returning({ id: items.id, name: items.name })
+    .set({ ...holder, updatedAt: new Date() })
+    .where(eq(items.id, id))
 }
 
 export async function userName(db: Executor, id: string): Promise<string> {

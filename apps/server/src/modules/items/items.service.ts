@@ -14,6 +14,7 @@ import { AppError, notFound } from '../../lib/errors'
 import type { FileStore, StoredFile } from '../../lib/storage'
 import type { ActivitiesService, Notice } from '../activities/activities.service'
 import type { LedgerService } from '../ledger/ledger.service'
+import type { TransferReason } from '@circles/ledger'
 import { imageIdFromFile, imageUrls, processImage, storedNames } from './images'
 import * as repo from './items.repository'
 import type { ItemViewRow } from './items.repository'
@@ -221,45 +222,56 @@ export function createItemsService(
   }
 
   /**
-   * For the circles module, inside its transaction: a member leaves or is removed. Items they hold
-   * completely stay theirs (isolated from the circle); partially held ones pass to the admin, each with
-   * an AUTO_TRANSFER block. The ledger head is locked before the items, as a confirmation locks them.
+   * A member leaves or is removed (`reason`): each item they hold partially goes back, in the
+   * departure's transaction, with an AUTO_TRANSFER block that says why. It goes to its last holder
+   * with complete ownership (the newest block that gave it, else its creator) with complete ownership
+   * again, when that person is still a member; otherwise to the admin, partially (spec 001 §4).
+   * docs/decisions/0027. Complete items stay with the member, isolated from the circle. The ledger
+   * head is locked before the items, as a confirmation locks them.
    */
   async function releaseHeldBy(
     tx: Executor,
     circleId: string,
     userId: string,
     adminId: string,
+    reason: TransferReason,
   ): Promise<{ moved: { id: string; name: string }[]; notices: Notice[] }> {
     const log = await ledger.lockCircle(tx, circleId)
-    const moved = await repo.movePartialItems(tx, circleId, userId, adminId)
-    if (moved.length === 0) return { moved, notices: [] }
+    const held = await repo.lockPartialItems(tx, circleId, userId)
+    if (held.length === 0) return { moved: [], notices: [] }
     const from = { id: userId, name: await repo.userName(tx, userId) }
-    const to = { id: adminId, name: await repo.userName(tx, adminId) }
     const commitments = { requesterComment: null, receiverComment: null, secretMessage: null }
-    for (const item of moved) {
+    const names = new Map<string, string>()
+    const nameOf = async (id: string) => names.get(id) ?? names.set(id, await repo.userName(tx, id)).get(id)!
+    const notices: Notice[] = []
+    for (const item of held) {
+      const before = await ledger.lastCompleteHolder(tx, circleId, item)
+      const back = before && before !== userId && (await repo.isMember(tx, circleId, before))
+      const to = { id: back ? before : adminId, name: await nameOf(back ? before : adminId) }
+      const ownership = back ? 'COMPLETE' : 'PARTIAL'
+      await repo.setHolder(tx, item.id, { ownerId: to.id, ownership })
+      const moved = { id: item.id, name: item.name }
       await log.append({
         kind: 'AUTO_TRANSFER',
         handoverId: null,
-        item,
+        item: moved,
         from,
         to,
-        ownership: 'PARTIAL',
+        ownership,
+        reason,
         commitments,
       })
-    }
-    const notices: Notice[] = []
-    for (const item of moved) {
       const data = {
-        item,
+        item: moved,
         sender: { name: from.name },
         receiver: { name: to.name },
         circleId,
         handoverId: null,
+        reason,
       }
-      notices.push(...(await activities.recordHandover(tx, 'AUTO_TRANSFER', [userId, adminId], data)))
+      notices.push(...(await activities.recordHandover(tx, 'AUTO_TRANSFER', [userId, to.id], data)))
     }
-    return { moved, notices }
+    return { moved: held.map(({ id, name }) => ({ id, name })), notices }
   }
 
   /** For the circle page: the circle's items, as the circle detail lists them. */

@@ -191,3 +191,24 @@ export async function headOf(db: Executor, circleId: string) {
   const [head] = await db.select().from(ledgerHeads).where(eq(ledgerHeads.circleId, circleId))
   return head
 }
+
+/**
+ * Who last received complete ownership of an item by a block (a handover, or an automatic transfer
+ * since issue 23), or undefined when no block gave it complete: then its creator still holds that
+ * right. Newest block first, by the item's index.
+ */
+export async function lastCompleteReceiver(db: Executor, circleId: string, itemId: string) {
+  const [row] = await db
+    .select({ toId: blocks.toId })
+    .from(blocks)
+    .where(and(eq(blocks.itemId, itemId), eq(blocks.circleId, circleId), eq(blocks.ownership, 'COMPLETE')))
+    .orderBy(desc(blocks.height))
+    .limit(1)
+  return row?.toId
+}
+
+/** The circle a block belongs to, whoever asks (to tell a former member why they cannot see it). */
+export async function circleOfBlock(db: Executor, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ circleId: blocks.circleId }).from(blocks).where(eq(blocks.id, id)).limit(1)
+  return row?.circleId
+}

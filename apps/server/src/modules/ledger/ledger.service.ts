@@ -2,6 +2,7 @@ import {
   appendLeaf,
   type BlockContent,
   BLOCK_VERSION,
+  type TransferReason,
   blockBytes,
   blockHash,
   circleOrigin,
@@ -27,7 +28,7 @@ import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError, notFound } from '../../lib/errors'
 import type { LedgerSigner } from '../../lib/ledger-signer'
-import { requireMember } from '../circles/access'
+import { explainOutsider, requireMember } from '../circles/access'
 import { imageUrls } from '../items/images'
 import * as repo from './ledger.repository'
 import type { BlockRow, BlockViewRow } from './ledger.repository'
@@ -46,6 +47,8 @@ export interface AppendRequest {
   to: { id: string; name: string }
   ownership: BlockContent['ownership']
   commitments: BlockContent['commitments']
+  /** AUTO_TRANSFER: the holder left, or the admin removed them; null for a handover. */
+  reason: TransferReason | null
 }
 
 /** The circle's ledger, locked for one transaction: what may be appended under the lock. */
@@ -53,10 +56,12 @@ export interface LedgerLock {
   append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }>
 }
 
-/** A stored row, read back into exactly the content that was hashed. */
+/**
+ * A stored row, read back into exactly the content that was hashed: a v1 row (written before issue
+ * 23) without `reason`, a v2 row with it. Any other version is read as it is, so verify reports it.
+ */
 export function contentOf(row: BlockRow): BlockContent {
-  return {
-    v: row.version as typeof BLOCK_VERSION,
+  const fields = {
     kind: row.kind,
     circle: { id: row.circleId, name: row.circleName },
     height: row.height,
@@ -74,6 +79,8 @@ export function contentOf(row: BlockRow): BlockContent {
       secretMessage: row.secretMessageCommitment,
     },
   }
+  if (row.version === 1) return { v: 1, ...fields }
+  return { v: row.version as 2, ...fields, reason: row.reason }
 }
 
 function toBlock(row: BlockViewRow, viewer: TUser): TBlock {
@@ -138,6 +145,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
         from: request.from,
         to: request.to,
         ownership: request.ownership,
+        reason: request.reason,
         commitments: request.commitments,
       }
       const hash = blockHash(content)
@@ -170,6 +178,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
           requesterCommentCommitment: content.commitments.requesterComment,
           receiverCommentCommitment: content.commitments.receiverComment,
           secretMessageCommitment: content.commitments.secretMessage,
+          reason: content.reason,
         },
         { frontier: after.nodes.map(toHex), checkpoint },
       )
@@ -213,7 +222,12 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
 
   async function get(actor: TUser, id: string): Promise<TBlock> {
     const row = await repo.findForMember(ctx.db, actor.id, id)
-    if (!row) throw new AppError('NOT_FOUND', MESSAGES.blockNotFound)
+    if (!row) {
+      // A former member of its circle is told why (docs/decisions/0027); anyone else: not found.
+      const circleId = await repo.circleOfBlock(ctx.db, id)
+      const outsider = circleId ? await explainOutsider(ctx.db, circleId, actor) : undefined
+      throw outsider ?? new AppError('NOT_FOUND', MESSAGES.blockNotFound)
+    }
     return toBlock(row, actor)
   }
 
@@ -347,8 +361,21 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     }
   }
 
+  /**
+   * The item's last holder with complete ownership from its confirmed history: the receiver of the
+   * newest block that gave complete ownership, else its creator (docs/decisions/0027).
+   */
+  async function lastCompleteHolder(
+    tx: Executor,
+    circleId: string,
+    item: { id: string; createdById: string | null },
+  ) {
+    return (await repo.lastCompleteReceiver(tx, circleId, item.id)) ?? item.createdById
+  }
+
   return {
     lockCircle,
+    lastCompleteHolder,
     list,
     listCircle,
     listItem,

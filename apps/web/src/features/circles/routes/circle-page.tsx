@@ -14,6 +14,8 @@ import { MembershipCard } from '../components/membership-card'
 import { ErrorState, LoadingState, NotFoundState } from '../components/page-states'
 import { PageContainer } from '../components/page-container'
 import { isNotFound } from '../lib/errors'
+import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
+import { departureOf } from '@/lib/no-longer-member'
 
 const ZId = z.uuid()
 
@@ -50,18 +52,24 @@ export function CirclePage() {
   const circle = useCircle(id, { enabled: validId })
   const { user } = useSession()
   const notFound = !validId || (circle.isError && isNotFound(circle.error))
+  // A former member is told they were removed (or left) instead of 'Circle not found' (issue 23).
+  const departure = departureOf(circle.error)
 
   useDocumentTitle(
-    notFound
-      ? `${t('states.notFoundTitle')} · Circles`
-      : circle.data
-        ? t('detail.documentTitle', { name: circle.data.name })
-        : t('detail.documentTitleFallback'),
+    departure
+      ? t('detail.documentTitle', { name: departure.circle.name })
+      : notFound
+        ? `${t('states.notFoundTitle')} · Circles`
+        : circle.data
+          ? t('detail.documentTitle', { name: circle.data.name })
+          : t('detail.documentTitleFallback'),
   )
 
   return (
     <PageContainer className="gap-6">
-      {notFound ? (
+      {departure ? (
+        <NoLongerMemberNotice departure={departure} />
+      ) : notFound ? (
         <NotFoundState />
       ) : circle.data ? (
         <CircleDetail circle={circle.data} viewerId={user?.id} />

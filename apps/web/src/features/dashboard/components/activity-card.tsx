@@ -8,6 +8,7 @@ import {
   Mail,
   PackagePlus,
   Undo2,
+  UserMinus,
 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -22,6 +23,7 @@ const ICONS: Record<TActivity['type'], { icon: LucideIcon; tone: string }> = {
   AUTO_TRANSFER: { icon: Undo2, tone: 'bg-surface-2 text-fg-muted' },
   NEW_ITEM: { icon: PackagePlus, tone: 'bg-accent-soft text-accent-text' },
   CIRCLE_INVITATION: { icon: Mail, tone: 'bg-info-soft text-info' },
+  REMOVED_FROM_CIRCLE: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
 }
 
 /** Re-renders every 30 s, so "now" becomes "1 minute ago" while the page stays open. */

@@ -17,15 +17,26 @@ export function formatBlockTime(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
 }
 
-/** One block, told as what happened: who handed what to whom, and when. */
+/** Why an automatic transfer happened, as its block says (v2); a v1 block does not say. */
+export function transferReason(block: TBlock): 'LEFT' | 'REMOVED' | null {
+  return block.content.v === 2 ? block.content.reason : null
+}
+
+/** One block, told as what happened: who handed what to whom, and when (and why, for a transfer). */
 export function BlockStory({ block }: { block: TBlock }) {
   const { t } = useTranslation('ledger')
   const { content } = block
+  const names = { from: content.from.name, item: content.item.name, to: content.to.name }
+  const reason = transferReason(block)
   return (
     <p className="font-medium">
       {content.kind === 'HANDOVER'
-        ? t('story.handover', { from: content.from.name, item: content.item.name, to: content.to.name })
-        : t('story.auto', { from: content.from.name, item: content.item.name, to: content.to.name })}
+        ? t('story.handover', names)
+        : reason === 'REMOVED'
+          ? t('story.autoRemoved', names)
+          : reason === 'LEFT'
+            ? t('story.autoLeft', names)
+            : t('story.auto', names)}
     </p>
   )
 }

@@ -7,7 +7,9 @@ import { Spinner } from '@/components/ui/spinner'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlock } from '../api/blocks'
-import { BlockStory, formatBlockTime, HashCheck } from '../components/block-card'
+import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
+import { departureOf } from '@/lib/no-longer-member'
+import { BlockStory, formatBlockTime, HashCheck, transferReason } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '../verify/use-ledger-verification'
 
@@ -30,8 +32,10 @@ export function BlockPage() {
       {t('block.back')}
     </Link>
   )
+  const departure = departureOf(block.error)
   let body
   if (block.isPending) body = <Spinner size="lg" label={t('loading')} />
+  else if (departure) body = <NoLongerMemberNotice departure={departure} />
   else if (block.isError)
     body = (
       <Alert tone="error" title={t('loadFailed')}>
@@ -60,6 +64,16 @@ export function BlockPage() {
       [t('block.requesterComment'), comments.requesterComment ?? '–'],
       [t('block.receiverComment'), comments.receiverComment ?? '–'],
     ]
+    if (content.kind === 'AUTO_TRANSFER') {
+      const reason = transferReason(block.data)
+      const key =
+        reason === 'REMOVED'
+          ? 'block.reasonRemoved'
+          : reason === 'LEFT'
+            ? 'block.reasonLeft'
+            : 'block.reasonUnknown'
+      rows.splice(8, 0, [t('block.reason'), t(key, { from: content.from.name })])
+    }
     if (comments.secretMessage) rows.push([t('secretForYou'), comments.secretMessage])
     body = (
       <>

@@ -11,7 +11,7 @@ import { LedgerPage } from './ledger-page'
 const CIRCLE = '11111111-1111-4111-8111-111111111111'
 
 function block(height: number, overrides: Partial<TBlockContent> = {}, forgeHash = false): TBlock {
-  const content: TBlockContent = {
+  const content = {
     v: 1,
     kind: 'HANDOVER',
     circle: { id: CIRCLE, name: 'Linden Street' },
@@ -26,7 +26,7 @@ function block(height: number, overrides: Partial<TBlockContent> = {}, forgeHash
     ownership: 'COMPLETE',
     commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
     ...overrides,
-  }
+  } as TBlockContent
   return {
     id: '66666666-6666-4666-8666-66666666666' + height,
     hash: forgeHash ? 'f'.repeat(64) : blockHash(content),

@@ -8,6 +8,8 @@ import { Alert } from '@/components/ui/alert'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Select } from '@/components/ui/select'
 import { Spinner } from '@/components/ui/spinner'
+import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
+import { departureOf } from '@/lib/no-longer-member'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlocks, useVerifyCircle } from '../api/blocks'
@@ -62,7 +64,12 @@ function VerificationResult({ result, deviceAlarm }: { result: TVerificationResu
   )
 }
 
-/** /blockchain, /blockchain/circle/:circleId and /blockchain/item/:itemId (spec 001 §2 "Ledger pages"). */
+/**
+ * /blockchain, /blockchain/circle/:circleId and /blockchain/item/:itemId (spec 001 §2 "Ledger pages").
+ * The heading names the circle or item a view is about, and the filters are those the view leaves
+ * open: all circles and items on /blockchain, the circle's items on a circle's page, none on an
+ * item's (links lead to the wider views). A former member of the circle gets a notice instead.
+ */
 export function LedgerPage() {
   const { circleId, itemId } = useParams()
   const { t } = useTranslation('ledger')
@@ -84,6 +91,45 @@ export function LedgerPage() {
       (!itemFilter || b.content.item.id === itemFilter),
   )
   const toVerify = circleFilter || (circles.length === 1 ? circles[0]!.id : '')
+  const departure = departureOf(blocks.error)
+  // Blocks come newest first: the newest names the circle and item as they are called now.
+  const newest = all[0]?.content
+  const heading =
+    itemId && newest
+      ? {
+          title: t('view.itemTitle', { item: newest.item.name }),
+          intro: t('view.itemIntro', { item: newest.item.name, circle: newest.circle.name }),
+        }
+      : circleId && newest
+        ? {
+            title: t('view.circleTitle', { circle: newest.circle.name }),
+            intro: t('view.circleIntro', { circle: newest.circle.name }),
+          }
+        : { title: t('title'), intro: t('intro') }
+  const wider =
+    itemId && newest ? (
+      <Link
+        to={`/blockchain/circle/${newest.circle.id}`}
+        className="text-sm font-medium text-accent-text underline"
+      >
+        {t('view.wholeCircle', { circle: newest.circle.name })}
+      </Link>
+    ) : circleId ? (
+      <Link to="/blockchain" className="text-sm font-medium text-accent-text underline">
+        {t('view.allCircles')}
+      </Link>
+    ) : null
+
+  if (departure) {
+    return (
+      <main
+        id="main-content"
+        className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
+      >
+        <NoLongerMemberNotice departure={departure} />
+      </main>
+    )
+  }
 
   return (
     <main
@@ -91,8 +137,9 @@ export function LedgerPage() {
       className="mx-auto flex w-full max-w-4xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
     >
       <div className="flex flex-col gap-2">
-        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('title')}</h1>
-        <p className="text-fg-muted">{t('intro')}</p>
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{heading.title}</h1>
+        <p className="text-fg-muted">{heading.intro}</p>
+        {wider}
       </div>
 
       <VerificationStatus checks={checks} />
@@ -115,28 +162,39 @@ export function LedgerPage() {
       ) : (
         <>
           <div className="flex flex-col gap-4 rounded-lg border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-end">
-            <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-              {t('filter.circle')}
-              <Select value={circleFilter} onChange={(event) => setCircleFilter(event.target.value)}>
-                <option value="">{t('filter.allCircles')}</option>
-                {circles.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </Select>
-            </label>
-            <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-              {t('filter.item')}
-              <Select value={itemFilter} onChange={(event) => setItemFilter(event.target.value)}>
-                <option value="">{t('filter.allItems')}</option>
-                {items.map((i) => (
-                  <option key={i.id} value={i.id}>
-                    {i.name}
-                  </option>
-                ))}
-              </Select>
-            </label>
+            {circleId || itemId ? null : (
+              <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
+                {t('filter.circle')}
+                <Select value={circleFilter} onChange={(event) => setCircleFilter(event.target.value)}>
+                  <option value="">{t('filter.allCircles')}</option>
+                  {circles.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name}
+                    </option>
+                  ))}
+                </Select>
+              </label>
+            )}
+            {itemId ? null : (
+              <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
+                {t('filter.item')}
+                <Select value={itemFilter} onChange={(event) => setItemFilter(event.target.value)}>
+                  <option value="">{t('filter.allItems')}</option>
+                  {items
+                    .filter(
+                      (i) =>
+                        !circleFilter ||
+                        all.some((b) => b.content.item.id === i.id && b.content.circle.id === circleFilter),
+                    )
+                    .map((i) => (
+                      <option key={i.id} value={i.id}>
+                        {i.name}
+                      </option>
+                    ))}
+                </Select>
+              </label>
+            )}
+            {itemId ? <div className="flex-1" /> : null}
             <Button
               icon={<ShieldCheck aria-hidden="true" />}
               disabled={!toVerify || verify.isPending}
