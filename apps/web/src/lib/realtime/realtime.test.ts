@@ -61,6 +61,46 @@ describe('real-time events', () => {
     expect(navigate).toHaveBeenCalledWith('/items/33333333-3333-4333-8333-333333333333')
   })
 
+  it('tell a member live that the admin removed them, and the item transfers why they happened (issue 23)', async () => {
+    const { socket, navigate } = await setup()
+    const circle = { id: '11111111-1111-4111-8111-111111111111', name: 'Linden Street' }
+    socket.receive('new_activity', {
+      ...activity(1),
+      type: 'REMOVED_FROM_CIRCLE',
+      data: { circle, admin: { name: 'Ida' } },
+    })
+    expect(toast.info).toHaveBeenLastCalledWith(
+      'You were removed from Linden Street by Ida',
+      expect.anything(),
+    )
+    toast.info.mock.lastCall![1].action.onClick()
+    expect(navigate).toHaveBeenLastCalledWith(`/circles/${circle.id}`)
+    const transfer = (reason?: 'LEFT' | 'REMOVED') => ({
+      ...activity(2),
+      type: 'AUTO_TRANSFER',
+      data: {
+        item: { id: '33333333-3333-4333-8333-333333333333', name: 'Drill' },
+        sender: { name: 'Ben' },
+        receiver: { name: 'Ida' },
+        circleId: circle.id,
+        handoverId: null,
+        ...(reason ? { reason } : {}),
+      },
+    })
+    socket.receive('new_activity', transfer('REMOVED'))
+    expect(toast.info).toHaveBeenLastCalledWith(
+      'Drill went back from Ben to Ida when the admin removed Ben from the circle',
+      expect.anything(),
+    )
+    socket.receive('new_activity', transfer('LEFT'))
+    expect(toast.info).toHaveBeenLastCalledWith(
+      'Drill went back from Ben to Ida when Ben left the circle',
+      expect.anything(),
+    )
+    socket.receive('new_activity', transfer())
+    expect(toast.info).toHaveBeenLastCalledWith('Drill went back from Ben to Ida', expect.anything())
+  })
+
   it('refetch the dashboard, items, ledger and the circle on a handover update', async () => {
     const { queryClient, socket } = await setup()
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries')

@@ -277,6 +277,26 @@ describe('circle detail', () => {
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard')
   })
 
+  it('tells a removed member they were removed, not that the circle was not found (issue 23)', async () => {
+    mockApi({
+      [detailKey]: () =>
+        json(403, {
+          message: MESSAGES.removedFromCircle,
+          code: 'NO_LONGER_MEMBER',
+          reason: 'REMOVED',
+          circle: { id: CIRCLE_ID, name: 'Maple Street flat' },
+        }),
+    })
+    await renderCirclesPage(`/circles/${CIRCLE_ID}`)
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'You were removed from Maple Street flat' }),
+    ).toBeTruthy()
+    expect(screen.getByText(/The circle's admin removed you\./)).toBeTruthy()
+    expect(screen.queryByText('Circle not found')).toBeNull()
+    expect(screen.queryByText(/Error 404/)).toBeNull()
+    expect(screen.getByRole('link', { name: 'Go to my items' }).getAttribute('href')).toBe('/items')
+  })
+
   it('does not even ask for an id that cannot be a circle', async () => {
     const fetchMock = mockApi({})
     await renderCirclesPage('/circle/not-a-circle')

@@ -36,10 +36,16 @@ function block(height: number, overrides: Partial<TBlockContent> = {}, forgeHash
   }
 }
 
-const render = (path = '/blockchain') =>
-  renderPages({ '/blockchain': LedgerPage, '/blockchain/circle/:circleId': LedgerPage }, path, {
-    namespaces: ['ledger'],
-  })
+const render = (path = '/blockchain', language: 'en' | 'de' = 'en') =>
+  renderPages(
+    {
+      '/blockchain': LedgerPage,
+      '/blockchain/circle/:circleId': LedgerPage,
+      '/blockchain/item/:itemId': LedgerPage,
+    },
+    path,
+    { namespaces: ['ledger'], language },
+  )
 
 beforeEach(() => seedStoredSession(validToken()))
 afterEach(() => {
@@ -108,5 +114,86 @@ describe('ledger page', () => {
     mockApi({ 'GET /api/blockchain': () => json(404, { message: 'Not found' }) })
     await render()
     expect(await screen.findByText('Error loading blockchain data')).toBeTruthy()
+  })
+
+  it('names the circle in a circle’s view, and offers only the filters that view leaves open', async () => {
+    const other = { id: '77777777-7777-4777-8777-777777777777', name: 'Ladder' }
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () =>
+        json(200, { blocks: [block(1, { item: other }), block(0)] }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ledger of Linden Street' })).toBeTruthy()
+    expect(screen.queryByRole('combobox', { name: 'Circle' })).toBeNull()
+    const items = screen.getByRole('combobox', { name: 'Item' })
+    expect([...items.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+      'All items',
+      'Ladder',
+      'Cordless drill',
+    ])
+    expect(screen.getByRole('link', { name: 'All circles' }).getAttribute('href')).toBe('/blockchain')
+  })
+
+  it('names the item in an item’s view, with no filters and a way to the whole circle', async () => {
+    const ITEM = '33333333-3333-4333-8333-333333333333'
+    mockApi({ [`GET /api/blockchain/item/${ITEM}`]: () => json(200, { blocks: [block(1), block(0)] }) })
+    await render(`/blockchain/item/${ITEM}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ledger of Cordless drill' })).toBeTruthy()
+    expect(screen.getByText('Every block about Cordless drill in Linden Street, newest first.')).toBeTruthy()
+    expect(screen.queryByRole('combobox')).toBeNull()
+    expect(screen.getByRole('link', { name: 'All blocks of Linden Street' }).getAttribute('href')).toBe(
+      `/blockchain/circle/${CIRCLE}`,
+    )
+  })
+
+  it('tells in German whether the member was removed by the admin or left, and keeps old blocks neutral', async () => {
+    const auto = { kind: 'AUTO_TRANSFER', handoverId: null } as const
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () =>
+        json(200, {
+          blocks: [
+            block(2, { ...auto, v: 2, reason: 'REMOVED' } as Partial<TBlockContent>),
+            block(1, { ...auto, v: 2, reason: 'LEFT' } as Partial<TBlockContent>),
+            block(0, auto),
+          ],
+        }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`, 'de')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Protokoll von Linden Street' })).toBeTruthy()
+    expect(
+      screen.getByText(
+        'Cordless drill ging automatisch von Ida Owner zurück an Ben Neighbour, als der Admin Ida Owner aus dem Kreis entfernte',
+      ),
+    ).toBeTruthy()
+    expect(
+      screen.getByText(
+        'Cordless drill ging automatisch von Ida Owner zurück an Ben Neighbour, als Ida Owner den Kreis verließ',
+      ),
+    ).toBeTruthy()
+    expect(
+      screen.getByText(
+        'Cordless drill ging automatisch von Ida Owner an Ben Neighbour, als Ida Owner nicht mehr im Kreis war',
+      ),
+    ).toBeTruthy()
+    // Every block, v1 and v2, checks out on this device.
+    expect(screen.getAllByText('Hash auf diesem Gerät geprüft').length).toBe(3)
+  })
+
+  it('tells a removed member so, instead of "Error loading blockchain data"', async () => {
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () =>
+        json(403, {
+          message: MESSAGES.removedFromCircle,
+          code: 'NO_LONGER_MEMBER',
+          reason: 'REMOVED',
+          circle: { id: CIRCLE, name: 'Linden Street' },
+        }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'You were removed from Linden Street' }),
+    ).toBeTruthy()
+    expect(screen.queryByText('Error loading blockchain data')).toBeNull()
+    expect(screen.queryByText('The ledger could not be checked on this device')).toBeNull()
   })
 })
