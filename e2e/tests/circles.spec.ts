@@ -138,12 +138,16 @@ test.describe('circles', () => {
     await expect(toast(page, 'success', 'You left the circle')).toBeVisible()
     await expect(page.getByRole('heading', { name: 'No circles yet' })).toBeVisible()
 
-    // Cleo, the admin now, sees two members gone; Ben, removed, and an outsider get the 404.
+    // Cleo, the admin now, sees two members gone; Ben, removed, is told so (issue 23); an outsider
+    // gets the 404.
     await signInAs(page, cleo)
     await page.goto(`/circles/${circleId}`)
     await expect(page.getByRole('heading', { name: '1 member' })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Edit name and description' })).toBeVisible()
-    for (const stranger of [ben, outsider]) {
+    await signInAs(page, ben)
+    await page.goto(`/circles/${circleId}`)
+    await expect(page.getByRole('heading', { level: 1, name: /^You were removed from / })).toBeVisible()
+    for (const stranger of [outsider]) {
       await signInAs(page, stranger)
       await page.goto(`/circles/${circleId}`)
       await expect(page.getByRole('heading', { level: 1, name: 'Circle not found' })).toBeVisible()
