@@ -129,6 +129,7 @@ test.describe('invitations', () => {
     context,
     baseURL,
   }) => {
+    test.setTimeout(90_000)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL })
     await page.clock.install()
     const admin = await createVerifiedUser(request, 'qr-admin', 'Grace Hopper')
