@@ -1,3 +1,4 @@
+import type { APIRequestContext } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { extractLink, readAllEmails, waitForEmail } from '../support/mail'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
@@ -7,6 +8,15 @@ import { createItem, requestHandover, secondBrowser } from './handovers-support'
 // /profile, and an unsubscribe link works without signing in.
 
 const inboxOf = async (address: string) => (await readAllEmails()).filter((m) => m.to.includes(address))
+
+/** The receiver rejects the handover through the API. */
+async function answer(request: APIRequestContext, receiver: { token: string }, handoverId: string) {
+  const answered = await request.put(`/api/handovers/${handoverId}/status`, {
+    data: { status: 'REJECTED' },
+    headers: { Authorization: `Bearer ${receiver.token}` },
+  })
+  expect(answered.status()).toBe(200)
+}
 
 test('a request arrives by email; its unsubscribe link stops the next one; the profile shows it', async ({
   page,
@@ -37,8 +47,11 @@ test('a request arrives by email; its unsubscribe link stops the next one; the p
 
   const tent = await createItem(request, ida, circleId, { name: 'Tent' })
   await requestHandover(request, ida, { itemId: tent, receiverId: ben.user.id })
-  // The API answered after the commit; the worker sends within a second or two when it sends at all.
-  await page.waitForTimeout(3000)
+  // A later email Ben still gets is the sentinel: the outbox delivers the oldest email first, so an
+  // email about the Tent (queued before the API answered) would have arrived before it.
+  const saw = await createItem(request, ben, circleId, { name: 'Saw' })
+  await answer(request, ida, await requestHandover(request, ben, { itemId: saw, receiverId: ida.user.id }))
+  await waitForEmail(ben.user.email, { subject: /Ida Owner rejected Saw/ })
   expect((await inboxOf(ben.user.email)).map((m) => m.subject)).not.toContain(
     'Ida Owner wants to hand you Tent',
   )
@@ -66,12 +79,12 @@ test('a preference switched off on /profile holds: no answer email for the sende
 
   const ladder = await createItem(request, ida, circleId, { name: 'Ladder' })
   const handoverId = await requestHandover(request, ida, { itemId: ladder, receiverId: ben.user.id })
-  const answered = await request.put(`/api/handovers/${handoverId}/status`, {
-    data: { status: 'REJECTED' },
-    headers: { Authorization: `Bearer ${ben.token}` },
-  })
-  expect(answered.status()).toBe(200)
+  await answer(request, ben, handoverId)
   await waitForEmail(ben.user.email, { subject: /wants to hand you Ladder/ })
-  await page.waitForTimeout(2000)
+  // The sentinel: a later email Ida still gets (a request to her), queued after the rejection was
+  // answered; the outbox delivers the oldest first, so the rejection's email would have come before it.
+  const saw = await createItem(request, ben, circleId, { name: 'Saw' })
+  await requestHandover(request, ben, { itemId: saw, receiverId: ida.user.id })
+  await waitForEmail(ida.user.email, { subject: /Ben Neighbour wants to hand you Saw/ })
   expect((await inboxOf(ida.user.email)).map((m) => m.subject)).not.toContain('Ben Neighbour rejected Ladder')
 })

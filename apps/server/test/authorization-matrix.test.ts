@@ -709,7 +709,11 @@ describe('real time', () => {
 
   it("lets no event of circle A reach the outsider's socket, however much happened there", async () => {
     outsiderSocket.socket.emit('join_circle', w.circleA.id)
-    expect(await outsiderSocket.next('error')).toEqual({ message: 'Forbidden' })
+    expect(await outsiderSocket.next('error')).toEqual({
+      message: 'Forbidden',
+      code: 'FORBIDDEN',
+      key: 'forbidden',
+    })
     // The matrix above changed circle A many times over while this socket listened. One more change in
     // A, then one in B: once the outsider has B's, anything of A's would have arrived before it.
     const member = await connectAs(url, tokenOf(w.who.member))

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, messageKeyOf } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { type TestApp, createTestApp } from './support/test-app'
@@ -62,7 +62,7 @@ describe('POST /api/circles', () => {
     const admin = await signedIn(t)
     const res = await call('POST', '/api/circles', admin, payload)
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR' })
+    expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR', key: messageKeyOf(message) })
   })
 
   it('needs a session', async () => {
@@ -76,7 +76,11 @@ describe('POST /api/circles', () => {
     await createCircle(t, admin, { name: 'Two' })
     const third = await call('POST', '/api/circles', admin, { name: 'Three' })
     expect(third.statusCode).toBe(403)
-    expect(third.json()).toEqual({ message: MESSAGES.circleLimitReached, code: 'PLAN_LIMIT_REACHED' })
+    expect(third.json()).toEqual({
+      message: MESSAGES.circleLimitReached,
+      code: 'PLAN_LIMIT_REACHED',
+      key: 'circleLimitReached',
+    })
     expect((await call('GET', '/api/circles', admin)).json().circles).toHaveLength(2)
   })
 
@@ -149,7 +153,7 @@ describe('GET /api/circles and GET /api/circles/:id', () => {
     const malformed = await call('GET', '/api/circles/not-a-uuid', outsider)
     for (const res of [hidden, missing, malformed]) {
       expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ message: MESSAGES.notFound, code: 'NOT_FOUND' })
+      expect(res.json()).toEqual({ message: MESSAGES.notFound, code: 'NOT_FOUND', key: 'notFound' })
     }
   })
 
@@ -270,7 +274,11 @@ describe('POST /api/circles/:id/leave', () => {
     const { admin, outsider, circle } = await circleWithMember()
     const res = await call('POST', `/api/circles/${circle.id}/leave`, admin)
     expect(res.statusCode).toBe(409)
-    expect(res.json()).toEqual({ message: MESSAGES.adminMustTransfer, code: 'CONFLICT' })
+    expect(res.json()).toEqual({
+      message: MESSAGES.adminMustTransfer,
+      code: 'CONFLICT',
+      key: 'adminMustTransfer',
+    })
     expect((await call('POST', `/api/circles/${circle.id}/leave`, outsider)).statusCode).toBe(404)
   })
 })

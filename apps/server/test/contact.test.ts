@@ -1,4 +1,4 @@
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, messageKeyOf } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contactMessages } from '../src/db/schema'
 import { type TestApp, createTestApp } from './support/test-app'
@@ -40,7 +40,7 @@ describe('POST /api/contact', () => {
   ])('rejects %j', async (payload, message) => {
     const res = await send(payload, '10.0.5.5')
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR' })
+    expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR', key: messageKeyOf(message) })
   })
 
   it('is rate limited per sender email and per address', async () => {

@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config'
 import { type Database, fromPostgres } from '../src/db/client'
 import { createSessionTokens } from '../src/modules/auth/session-token'
 import { freePort } from './outage/private-postgres'
-import { refusedConnection } from './support/sockets'
+import { refusal } from './support/sockets'
 import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from './support/test-app'
 
 /**
@@ -24,7 +24,11 @@ describe('while the database is unreachable', () => {
   let database: Database
   let dataDir: string
   const token = createSessionTokens(TEST_JWT_SECRET).issue({ userId: randomUUID(), sv: 0 })
-  const unavailable = { message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' }
+  const unavailable = {
+    message: MESSAGES.serviceUnavailable,
+    code: 'SERVICE_UNAVAILABLE',
+    key: 'serviceUnavailable',
+  }
 
   beforeAll(async () => {
     const url = `postgres://circles:circles@127.0.0.1:${await freePort()}/circles`
@@ -82,6 +86,9 @@ describe('while the database is unreachable', () => {
   it('refuses a socket as unavailable, not as unauthorized: the client retries instead of checking its token', async () => {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-    expect(await refusedConnection(url, token)).toBe('Service unavailable')
+    expect(await refusal(url, token)).toEqual({
+      message: 'Service unavailable',
+      data: { code: 'SERVICE_UNAVAILABLE', key: 'realtimeServiceUnavailable' },
+    })
   })
 })

@@ -1,4 +1,4 @@
-import { ERROR_CODES, ZErrorResponse } from '@circles/shared'
+import { ERROR_CODES, MESSAGES, type MessageKey, messageKeyOf, ZErrorResponse } from '@circles/shared'
 import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -20,7 +20,7 @@ import { TEST_JWT_SECRET, type TestApp, tokenFromEmail } from './support/test-ap
  * lone surrogates, bidi overrides, huge and negative numbers, ids that are not UUIDs, malformed JSON,
  * wrong content types and multipart garbage; as a member with real ids (so requests reach the services
  * and the database) and anonymously. No answer may be a 5xx, every 4xx is the app's error shape with a
- * message, and the app answers /api/health after each route.
+ * message and its key, and the app answers /api/health after each route.
  *
  * Seeded: FUZZ_SEED=<n> reproduces a run, FUZZ_RUNS=<n> changes its length (25 per route by default).
  */
@@ -819,13 +819,20 @@ function inject(route: ApiRoute, world: World, r: FuzzRequest) {
   return t.app.inject(options)
 }
 
-/** The app's error shape: a message, a code of ours; extra fields a route documents (e.g. `verified`). */
+/**
+ * The app's error shape: a message, a code of ours, the message's key (issue 23: the key names the
+ * message in MESSAGES, or is `invalidInput` for zod's own words); extra fields a route documents.
+ */
 const ZAppError = ZErrorResponse.extend({
   message: z.string().min(1),
   code: z.enum(ERROR_CODES).optional(),
+  key: z.enum(Object.keys(MESSAGES) as [MessageKey, ...MessageKey[]]),
   statusCode: z.never().optional(),
   error: z.never().optional(),
-})
+}).refine(
+  (body) =>
+    body.message === MESSAGES[body.key] || (body.key === 'invalidInput' && !messageKeyOf(body.message)),
+)
 
 // ---------------------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, messageKeyOf } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { createItem, pendingHandover } from './support/handovers'
@@ -183,7 +183,11 @@ describe('text fields refuse control characters and lone surrogates', () => {
     expect({ field, status: res.statusCode, body: res.json() }).toEqual({
       field,
       status: 400,
-      body: { message: c.message ?? MESSAGES.invalidCharacters, code: 'VALIDATION_ERROR' },
+      body: {
+        message: c.message ?? MESSAGES.invalidCharacters,
+        code: 'VALIDATION_ERROR',
+        key: messageKeyOf(c.message ?? MESSAGES.invalidCharacters),
+      },
     })
   })
 
@@ -204,7 +208,11 @@ describe('text fields refuse control characters and lone surrogates', () => {
       headers: admin.auth,
       payload: { name: 'Lad\nder' },
     })
-    expect(oneLine.json()).toEqual({ message: MESSAGES.invalidCharacters, code: 'VALIDATION_ERROR' })
+    expect(oneLine.json()).toEqual({
+      message: MESSAGES.invalidCharacters,
+      code: 'VALIDATION_ERROR',
+      key: 'invalidCharacters',
+    })
     // A bare CR is no line break of ours.
     const bareCr = await t.app.inject({
       method: 'PUT',

@@ -92,7 +92,11 @@ describe('invite by email: POST /api/circles/:id/users', () => {
       email: member.user.email,
     })
     expect(existing.statusCode).toBe(409)
-    expect(existing.json()).toEqual({ message: MESSAGES.alreadyMember, code: 'ALREADY_MEMBER' })
+    expect(existing.json()).toEqual({
+      message: MESSAGES.alreadyMember,
+      code: 'ALREADY_MEMBER',
+      key: 'alreadyMember',
+    })
     const url = `/api/circles/${circle.id}/users`
     expect((await call('POST', url, member, { email: uniqueEmail() })).statusCode).toBe(403)
     expect((await call('POST', url, outsider, { email: uniqueEmail() })).statusCode).toBe(404)
@@ -244,7 +248,11 @@ describe('verify and accept: /api/circles/invitations/:token', () => {
     const third = await signedIn(t)
     const late = await call('POST', `/api/circles/invitations/${token}`, third)
     expect(late.statusCode).toBe(409)
-    expect(late.json()).toEqual({ message: MESSAGES.invitationAlreadyAccepted, code: 'INVITATION_ACCEPTED' })
+    expect(late.json()).toEqual({
+      message: MESSAGES.invitationAlreadyAccepted,
+      code: 'INVITATION_ACCEPTED',
+      key: 'invitationAlreadyAccepted',
+    })
   })
 
   it('refuses expired, cancelled and unknown tokens with the spec texts', async () => {
@@ -257,7 +265,11 @@ describe('verify and accept: /api/circles/invitations/:token', () => {
       await call('POST', `/api/circles/invitations/${token}`, invitee),
     ]) {
       expect(res.statusCode).toBe(410)
-      expect(res.json()).toEqual({ message: MESSAGES.invitationExpired, code: 'INVITATION_EXPIRED' })
+      expect(res.json()).toEqual({
+        message: MESSAGES.invitationExpired,
+        code: 'INVITATION_EXPIRED',
+        key: 'invitationExpired',
+      })
     }
     const unknown = 'ab'.repeat(32)
     expect((await call('GET', `/api/circles/invitations/${unknown}/verify`)).json().message).toBe(
@@ -298,7 +310,11 @@ describe('member limit of the Personal plan', () => {
     for (let i = 0; i < 10; i++) await addMember(t, admin, circle.id, await signedIn(t))
     const invite = await call('POST', `/api/circles/${circle.id}/users`, admin, { email: uniqueEmail() })
     expect(invite.statusCode).toBe(403)
-    expect(invite.json()).toEqual({ message: MESSAGES.memberLimitReached, code: 'PLAN_LIMIT_REACHED' })
+    expect(invite.json()).toEqual({
+      message: MESSAGES.memberLimitReached,
+      code: 'PLAN_LIMIT_REACHED',
+      key: 'memberLimitReached',
+    })
     const late = await call('POST', `/api/circles/invitations/${pending.token}`, await signedIn(t))
     expect(late.statusCode).toBe(403)
     expect((await call('GET', `/api/circles/${circle.id}`, admin)).json().circle.memberCount).toBe(11)
@@ -329,7 +345,11 @@ describe('registration with an invitation (spec 000 §4)', () => {
       invitationToken: 'ab'.repeat(32),
     })
     expect(invalid.statusCode).toBe(400)
-    expect(invalid.json()).toEqual({ message: MESSAGES.invalidInvitation, code: 'INVALID_INVITATION' })
+    expect(invalid.json()).toEqual({
+      message: MESSAGES.invalidInvitation,
+      code: 'INVALID_INVITATION',
+      key: 'invalidInvitation',
+    })
 
     const res = await register({ name: 'Ada', email, password: 'secret123', invitationToken: token })
     expect(res.statusCode).toBe(201)

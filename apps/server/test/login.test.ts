@@ -57,7 +57,11 @@ describe('POST /api/users/login', () => {
     ]) {
       const res = await login(payload)
       expect(res.statusCode).toBe(401)
-      expect(res.json()).toEqual({ message: MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' })
+      expect(res.json()).toEqual({
+        message: MESSAGES.invalidCredentials,
+        code: 'INVALID_CREDENTIALS',
+        key: 'invalidCredentials',
+      })
     }
   })
 
@@ -69,6 +73,7 @@ describe('POST /api/users/login', () => {
       message: MESSAGES.emailNotVerified,
       code: 'EMAIL_NOT_VERIFIED',
       emailVerified: false,
+      key: 'emailNotVerified',
     })
   })
 
@@ -76,6 +81,7 @@ describe('POST /api/users/login', () => {
     expect((await login({ email: 'x@y.z' })).json()).toEqual({
       message: MESSAGES.required,
       code: 'VALIDATION_ERROR',
+      key: 'required',
     })
     expect((await login({ email: 'nope', password: 'x' })).json().message).toBe(MESSAGES.invalidEmail)
   })
@@ -107,7 +113,12 @@ describe('POST /api/users/login', () => {
     // Now every attempt waits, the right password too: 2 s, then 4 s, doubling.
     const first = await attempt(user.password)
     expect(first.statusCode).toBe(429)
-    expect(first.json()).toEqual({ message: MESSAGES.tooManyRequests, code: 'RATE_LIMITED', retryAfter: 2 })
+    expect(first.json()).toEqual({
+      message: MESSAGES.tooManyRequests,
+      code: 'RATE_LIMITED',
+      retryAfter: 2,
+      key: 'tooManyRequests',
+    })
     expect(first.headers['retry-after']).toBe('2')
     expect((await eventually(() => attempt('wrong-again'), 401, 5000)).statusCode).toBe(401)
     const second = await attempt(user.password)

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, messageKeyOf } from '@circles/shared'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { passwordResetTokens } from '../src/db/schema'
@@ -45,6 +45,7 @@ describe('password reset', () => {
     expect((await requestReset({})).json()).toEqual({
       message: MESSAGES.emailRequired,
       code: 'VALIDATION_ERROR',
+      key: 'emailRequired',
     })
     expect((await requestReset({ email: '' })).json().message).toBe(MESSAGES.emailRequired)
     expect((await requestReset({ email: 'a@b' })).json().message).toBe(MESSAGES.invalidEmail)
@@ -58,7 +59,11 @@ describe('password reset', () => {
     expect(done.json()).toEqual({ message: MESSAGES.resetSuccess })
     const again = await checkToken(token)
     expect(again.statusCode).toBe(401)
-    expect(again.json()).toEqual({ message: MESSAGES.resetLinkInvalid, code: 'INVALID_TOKEN' })
+    expect(again.json()).toEqual({
+      message: MESSAGES.resetLinkInvalid,
+      code: 'INVALID_TOKEN',
+      key: 'resetLinkInvalid',
+    })
     const reuse = await reset({ token, newPassword: 'another pass', confirmPassword: 'another pass' })
     expect(reuse.statusCode).toBe(401)
     expect((await login(user.email, 'brand new pass')).statusCode).toBe(200)
@@ -99,7 +104,7 @@ describe('password reset', () => {
     for (const [payload, message] of cases) {
       const res = await reset(payload)
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR' })
+      expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR', key: messageKeyOf(message) })
     }
     const bogus = await reset({ token: 'a'.repeat(64), newPassword: 'abcdefgh', confirmPassword: 'abcdefgh' })
     expect(bogus.statusCode).toBe(401)

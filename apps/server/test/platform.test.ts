@@ -125,7 +125,7 @@ describe('serving the SPA', () => {
     for (const method of ['GET', 'POST', 'DELETE'] as const) {
       const res = await t.app.inject({ method, url: '/api/does-not-exist' })
       expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' })
+      expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND', key: 'notFound' })
     }
   })
 })

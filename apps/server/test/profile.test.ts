@@ -33,14 +33,14 @@ describe('GET /api/users/status/:id', () => {
     const other = await createUser(t.database)
     const res = await t.app.inject({ method: 'GET', url: `/api/users/status/${other.id}`, headers: auth })
     expect(res.statusCode).toBe(403)
-    expect(res.json()).toEqual({ message: MESSAGES.forbidden, code: 'FORBIDDEN' })
+    expect(res.json()).toEqual({ message: MESSAGES.forbidden, code: 'FORBIDDEN', key: 'forbidden' })
   })
 
   it('needs a valid bearer token and a uuid', async () => {
     const { user, auth } = await signedIn()
     const none = await t.app.inject({ method: 'GET', url: `/api/users/status/${user.id}` })
     expect(none.statusCode).toBe(401)
-    expect(none.json()).toEqual({ message: MESSAGES.unauthorized, code: 'UNAUTHORIZED' })
+    expect(none.json()).toEqual({ message: MESSAGES.unauthorized, code: 'UNAUTHORIZED', key: 'unauthorized' })
     const junk = await t.app.inject({
       method: 'GET',
       url: `/api/users/status/${user.id}`,
@@ -65,7 +65,7 @@ describe('GET /api/users/status/:id', () => {
       headers: { authorization: `Bearer ${expired}` },
     })
     expect(res.statusCode).toBe(401)
-    expect(res.json()).toEqual({ message: MESSAGES.tokenExpired, code: 'TOKEN_EXPIRED' })
+    expect(res.json()).toEqual({ message: MESSAGES.tokenExpired, code: 'TOKEN_EXPIRED', key: 'tokenExpired' })
   })
 })
 
@@ -92,7 +92,7 @@ describe('PUT /api/users/me', () => {
       headers: auth,
       payload: { name: 'A' },
     })
-    expect(short.json()).toEqual({ message: MESSAGES.nameMin, code: 'VALIDATION_ERROR' })
+    expect(short.json()).toEqual({ message: MESSAGES.nameMin, code: 'VALIDATION_ERROR', key: 'nameMin' })
     const missing = await t.app.inject({ method: 'PUT', url: '/api/users/me', headers: auth, payload: {} })
     expect(missing.json().message).toBe(MESSAGES.required)
     const anon = await t.app.inject({ method: 'PUT', url: '/api/users/me', payload: { name: 'Ada' } })

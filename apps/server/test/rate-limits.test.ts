@@ -45,6 +45,7 @@ describe('one address, many people', () => {
     expect(refused.json()).toMatchObject({
       message: MESSAGES.tooManyRequests,
       code: 'RATE_LIMITED',
+      key: 'tooManyRequests',
       retryAfter: expect.any(Number),
     })
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)

@@ -114,7 +114,7 @@ function realtimeSuite(name: string, start: () => Promise<{ cluster: Cluster; st
       const o = await connect(outsider, 0)
 
       o.socket.emit('join_circle', circle.id)
-      expect(await o.next('error')).toEqual({ message: 'Forbidden' })
+      expect(await o.next('error')).toEqual({ message: 'Forbidden', code: 'FORBIDDEN', key: 'forbidden' })
       o.socket.emit('join_circle', 'not-a-uuid')
       await createItem(t(), admin, circle.id)
       expect(await m.next('item_update')).toMatchObject({ circleId: circle.id })

@@ -41,6 +41,7 @@ describe('registrations per address', () => {
       message: MESSAGES.tooManyRequests,
       code: 'RATE_LIMITED',
       retryAfter: expect.any(Number),
+      key: 'tooManyRequests',
     })
     expect(refused.body.retryAfter).toBeLessThanOrEqual(60)
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, messageKeyOf } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createUser, uniqueEmail } from './support/factories'
 import { type TestApp, createTestApp } from './support/test-app'
@@ -43,7 +43,7 @@ describe('POST /api/users/register', () => {
     const user = await createUser(t.database)
     const res = await register({ name: 'Other', email: user.email.toUpperCase(), password: 'secret123' })
     expect(res.statusCode).toBe(409)
-    expect(res.json()).toEqual({ message: MESSAGES.userExists, code: 'USER_EXISTS' })
+    expect(res.json()).toEqual({ message: MESSAGES.userExists, code: 'USER_EXISTS', key: 'userExists' })
   })
 
   it.each([
@@ -57,7 +57,7 @@ describe('POST /api/users/register', () => {
   ])('rejects %j with the first validation message', async (payload, message) => {
     const res = await register(payload)
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR' })
+    expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR', key: messageKeyOf(message) })
   })
 
   it('answers INVALID_INVITATION for an unknown invitation token and creates nothing', async () => {

@@ -35,6 +35,7 @@ const timedOut = (answer: string) => {
   expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
     message: MESSAGES.requestTimeout,
     code: 'REQUEST_TIMEOUT',
+    key: 'requestTimeout',
   })
 }
 

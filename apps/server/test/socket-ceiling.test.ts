@@ -27,7 +27,10 @@ function attempt(url: string, token: string) {
   })
 }
 
-const refusal = { message: MESSAGES.tooManySockets, data: { code: 'TOO_MANY_SOCKETS', retry: false } }
+const refusal = {
+  message: MESSAGES.tooManySockets,
+  data: { code: 'TOO_MANY_SOCKETS', retry: false, key: 'tooManySockets' },
+}
 
 describe('sockets per account', () => {
   let t: TestApp

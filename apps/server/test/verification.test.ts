@@ -107,7 +107,11 @@ describe('POST /api/users/resend-verification', () => {
   })
 
   it('needs an email', async () => {
-    expect((await resend({})).json()).toEqual({ message: MESSAGES.emailRequired, code: 'VALIDATION_ERROR' })
+    expect((await resend({})).json()).toEqual({
+      message: MESSAGES.emailRequired,
+      code: 'VALIDATION_ERROR',
+      key: 'emailRequired',
+    })
     expect((await resend({ email: 'nope' })).json().message).toBe(MESSAGES.invalidEmail)
   })
 

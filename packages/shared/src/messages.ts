@@ -153,6 +153,27 @@ export const MESSAGES = {
   // Issue 23: a former member opens a page of the circle (answered 403 NO_LONGER_MEMBER).
   removedFromCircle: 'You were removed from this circle by its admin.',
   leftThisCircle: 'You left this circle.',
+  // Error answers that had no key of their own (issue 23, docs/decisions/0032-error-message-keys.md).
+  invalidInput: 'The request contains a value that is not valid.',
+  requestHeadersTooLarge: 'The request headers are too large.',
+  malformedRequest: 'The request is malformed.',
+  realtimeServiceUnavailable: 'Service unavailable',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES
+/** One of the texts above, word for word: what the server may put in an error's `message`. */
+export type MessageText = (typeof MESSAGES)[MessageKey]
+
+const KEY_BY_TEXT = new Map<string, MessageKey>(
+  Object.entries(MESSAGES).map(([key, text]) => [text, key as MessageKey]),
+)
+
+/** The MESSAGES key whose text this is, if any (the texts are unique). */
+export function messageKeyOf(text: string): MessageKey | undefined {
+  return KEY_BY_TEXT.get(text.trim())
+}
+
+/** True when `key` names one of the MESSAGES (e.g. a `key` read from an answer). */
+export function isMessageKey(key: unknown): key is MessageKey {
+  return typeof key === 'string' && Object.hasOwn(MESSAGES, key)
+}

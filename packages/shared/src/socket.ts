@@ -19,7 +19,8 @@ export interface ServerToClientEvents {
   item_update: (payload: { itemId: string; circleId: string }) => void
   circle_joined: (payload: { circleId: string }) => void
   circle_left: (payload: { circleId: string }) => void
-  error: (payload: { message: string }) => void
+  /** `key` names `message` in MESSAGES, as in the API's error answers. */
+  error: (payload: { message: string; key?: string }) => void
 }
 
 export interface ClientToServerEvents {

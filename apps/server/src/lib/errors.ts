@@ -1,5 +1,5 @@
-import type { ErrorCode } from '@circles/shared'
-import { MESSAGES } from '@circles/shared'
+import type { ErrorCode, MessageKey, MessageText } from '@circles/shared'
+import { MESSAGES, messageKeyOf } from '@circles/shared'
 
 /** One table from code to HTTP status; services speak in codes, never in statuses. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -30,12 +30,27 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 }
 
+/**
+ * The body of every error answer, HTTP or socket (issue 23, docs/decisions/0032-error-message-keys.md):
+ * the message, our code, and `key`, the message's name in MESSAGES, looked up here and nowhere else, so
+ * clients translate by a name that survives a reworded message. A text without a name (zod's own words
+ * for a value outside a schema) is keyed `invalidInput`.
+ */
+export function errorBody(
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+): { message: string; code: string; key: MessageKey } & Record<string, unknown> {
+  return { message, code, ...details, key: messageKeyOf(message) ?? 'invalidInput' }
+}
+
 export class AppError extends Error {
   readonly status: number
 
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    /** One of the MESSAGES, word for word, so the answer's `key` names it. */
+    message: MessageText,
     /** Extra fields the client reads beside `message`, e.g. `emailVerified` or `retryAfter`. */
     readonly details: Record<string, unknown> = {},
   ) {
@@ -48,6 +63,6 @@ export const forbidden = () => new AppError('FORBIDDEN', MESSAGES.forbidden)
 export const notFound = () => new AppError('NOT_FOUND', MESSAGES.notFound)
 export const unauthorized = () => new AppError('UNAUTHORIZED', MESSAGES.unauthorized)
 
-export function rateLimited(message: string, retryAfterSeconds: number) {
+export function rateLimited(message: MessageText, retryAfterSeconds: number) {
   return new AppError('RATE_LIMITED', message, { retryAfter: retryAfterSeconds })
 }

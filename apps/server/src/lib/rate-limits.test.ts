@@ -1,29 +1,38 @@
+import { MESSAGES } from '@circles/shared'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createRateLimits, rateKey } from './rate-limits'
 
 describe('rate limits in memory', () => {
   it('allows a rule its points, then refuses with the seconds to wait', async () => {
     const limits = createRateLimits({ kind: 'memory' })
-    for (let i = 0; i < 3; i++) await limits.consume([['resetPerEmail', 'ada@example.com']], 'slow down')
-    await expect(limits.consume([['resetPerEmail', 'ada@example.com']], 'slow down')).rejects.toMatchObject({
+    for (let i = 0; i < 3; i++)
+      await limits.consume([['resetPerEmail', 'ada@example.com']], MESSAGES.tooManyRequests)
+    await expect(
+      limits.consume([['resetPerEmail', 'ada@example.com']], MESSAGES.tooManyRequests),
+    ).rejects.toMatchObject({
       code: 'RATE_LIMITED',
-      message: 'slow down',
+      message: MESSAGES.tooManyRequests,
       details: { retryAfter: expect.any(Number) },
     })
-    const refused = await limits.consume([['resetPerEmail', 'ada@example.com']], 'x').catch((e) => e)
+    const refused = await limits
+      .consume([['resetPerEmail', 'ada@example.com']], MESSAGES.tooManyRequests)
+      .catch((e) => e)
     expect(refused.details.retryAfter).toBeGreaterThan(3500)
     expect(refused.details.retryAfter).toBeLessThanOrEqual(3600)
-    await limits.consume([['resetPerEmail', 'grace@example.com']], 'slow down')
+    await limits.consume([['resetPerEmail', 'grace@example.com']], MESSAGES.tooManyRequests)
   })
 
   it('gives a refunded attempt its point back, so only failures add up', async () => {
     const limits = createRateLimits({ kind: 'memory' })
     for (let i = 0; i < 50; i++) {
-      const attempt = await limits.consume([['loginPerAddress', '10.0.0.1']], 'x')
+      const attempt = await limits.consume([['loginPerAddress', '10.0.0.1']], MESSAGES.tooManyRequests)
       await attempt.refund()
     }
-    for (let i = 0; i < 100; i++) await limits.consume([['loginPerAddress', '10.0.0.1']], 'x')
-    await expect(limits.consume([['loginPerAddress', '10.0.0.1']], 'x')).rejects.toMatchObject({
+    for (let i = 0; i < 100; i++)
+      await limits.consume([['loginPerAddress', '10.0.0.1']], MESSAGES.tooManyRequests)
+    await expect(
+      limits.consume([['loginPerAddress', '10.0.0.1']], MESSAGES.tooManyRequests),
+    ).rejects.toMatchObject({
       code: 'RATE_LIMITED',
     })
   })
@@ -36,7 +45,7 @@ describe('rate limits in memory', () => {
           ['resendPerEmail', 'ada@example.com'],
           ['resendPerAddress', '10.0.0.1'],
         ],
-        'x',
+        MESSAGES.tooManyRequests,
       )
     }
     await expect(
@@ -45,7 +54,7 @@ describe('rate limits in memory', () => {
           ['resendPerEmail', 'ada@example.com'],
           ['resendPerAddress', '10.0.0.1'],
         ],
-        'x',
+        MESSAGES.tooManyRequests,
       ),
     ).rejects.toMatchObject({ code: 'RATE_LIMITED' })
     // The refused email did not count against the address: 16 more requests from it are allowed.
@@ -55,7 +64,7 @@ describe('rate limits in memory', () => {
           ['resendPerEmail', `u${i}@example.com`],
           ['resendPerAddress', '10.0.0.1'],
         ],
-        'x',
+        MESSAGES.tooManyRequests,
       )
     }
     await expect(
@@ -64,7 +73,7 @@ describe('rate limits in memory', () => {
           ['resendPerEmail', 'z@example.com'],
           ['resendPerAddress', '10.0.0.1'],
         ],
-        'x',
+        MESSAGES.tooManyRequests,
       ),
     ).rejects.toMatchObject({ code: 'RATE_LIMITED' })
   })
@@ -90,7 +99,7 @@ describe('rate limits in memory', () => {
             ['registerPerAddressBurst', '10.0.0.9'],
             ['registerPerAddress', '10.0.0.9'],
           ],
-          'wait',
+          MESSAGES.tooManyRequests,
         )
       let accepted = 0
       for (let minute = 0; minute < 10; minute++) {

@@ -6,7 +6,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible'
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, type MessageText } from '@circles/shared'
 import { rateLimited } from './errors'
 
 /**
@@ -94,7 +94,7 @@ export interface RateLimits {
    * Counts one attempt on every check and throws 429 with `retryAfter` (seconds) at the first over its
    * limit.
    */
-  consume(checks: RateCheck[], message: string): Promise<CountedAttempt>
+  consume(checks: RateCheck[], message: MessageText): Promise<CountedAttempt>
   /**
    * Counts a password sign-in of `email` from `address` as a failure until `succeeded()`; throws 429
    * with `retryAfter` when the address failed too often overall, or the pair must still wait.

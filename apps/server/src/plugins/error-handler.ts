@@ -2,7 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
-import { AppError } from '../lib/errors'
+import { AppError, errorBody } from '../lib/errors'
 
 /** Seconds a client should wait before trying again while the database is away. */
 const OUTAGE_RETRY_AFTER_S = 5
@@ -30,11 +30,11 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   _request,
   reply: FastifyReply,
 ) => {
-  void reply.status(400).send({ message: MESSAGES.invalidUrl, code: 'BAD_REQUEST' })
+  void reply.status(400).send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
 }
 
 /**
- * Every non-OK answer is `{ message, code? }`. Client mistakes get the spec's message and a 4xx; a 5xx
+ * Every non-OK answer is `{ message, code, key }` (`errorBody`). Client mistakes get the spec's message and a 4xx; a 5xx
  * never shows its internals. While the database is unreachable every call that needs it answers 503.
  */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -43,43 +43,39 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (error.status === 429 && typeof error.details.retryAfter === 'number') {
         reply.header('retry-after', String(error.details.retryAfter))
       }
-      return reply.status(error.status).send({ message: error.message, code: error.code, ...error.details })
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.details))
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0]
       // A path id that cannot name anything (ZCircleIdParams and the like say 'Not found') is a 404.
       if (first?.message === MESSAGES.notFound) {
-        return reply.status(404).send({ message: MESSAGES.notFound, code: 'NOT_FOUND' })
+        return reply.status(404).send(errorBody('NOT_FOUND', MESSAGES.notFound))
       }
-      return reply
-        .status(400)
-        .send({ message: first?.message ?? MESSAGES.required, code: 'VALIDATION_ERROR' })
+      return reply.status(400).send(errorBody('VALIDATION_ERROR', first?.message ?? MESSAGES.required))
     }
     const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined
-    if (known) return reply.status(known.status).send({ message: known.message, code: known.code })
+    if (known) return reply.status(known.status).send(errorBody(known.code, known.message))
     if (error instanceof SyntaxError) {
-      return reply.status(400).send({ message: MESSAGES.invalidJson, code: 'INVALID_JSON' })
+      return reply.status(400).send(errorBody('INVALID_JSON', MESSAGES.invalidJson))
     }
     if (error.statusCode === 429) {
-      return reply.status(429).send({ message: MESSAGES.tooManyRequests, code: 'RATE_LIMITED' })
+      return reply.status(429).send(errorBody('RATE_LIMITED', MESSAGES.tooManyRequests))
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply
-        .status(error.statusCode)
-        .send({ message: MESSAGES.somethingWentWrong, code: 'BAD_REQUEST' })
+      return reply.status(error.statusCode).send(errorBody('BAD_REQUEST', MESSAGES.somethingWentWrong))
     }
     // The database is restarting or unreachable: a passing state, not a bug. The answer says so and
     // when to try again; the log names the cause without the query or its values.
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ database: outageSummary(error) }, 'request failed: database unavailable')
       reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S))
-      return reply.status(503).send({ message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' })
+      return reply.status(503).send(errorBody('SERVICE_UNAVAILABLE', MESSAGES.serviceUnavailable))
     }
     // The error without its data (lib/logging.ts), and the route pattern, never the URL.
     request.log.error(
       { err: error, method: request.method, route: request.routeOptions.url ?? 'unknown' },
       'request failed',
     )
-    return reply.status(500).send({ message: MESSAGES.somethingWentWrong, code: 'INTERNAL_ERROR' })
+    return reply.status(500).send(errorBody('INTERNAL_ERROR', MESSAGES.somethingWentWrong))
   })
 }

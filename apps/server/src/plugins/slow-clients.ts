@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { MESSAGES } from '@circles/shared'
 import type { FastifyBaseLogger } from 'fastify'
+import { errorBody } from '../lib/errors'
 
 /** How long a client may take to send a request (docs/decisions/0026-slow-and-greedy-clients.md). */
 export interface RequestTimeouts {
@@ -18,7 +19,7 @@ export interface RequestTimeouts {
   keepAliveTimeoutMs: number
 }
 
-const TIMEOUT_BODY = JSON.stringify({ message: MESSAGES.requestTimeout, code: 'REQUEST_TIMEOUT' })
+const TIMEOUT_BODY = JSON.stringify(errorBody('REQUEST_TIMEOUT', MESSAGES.requestTimeout))
 const TIMEOUT_ANSWER = [
   'HTTP/1.1 408 Request Timeout',
   'Connection: close',
@@ -59,9 +60,9 @@ export function serverTimeoutOptions(t: RequestTimeouts) {
       if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return cutOff(socket, false)
       const [status, message] =
         error.code === 'HPE_HEADER_OVERFLOW'
-          ? ['431 Request Header Fields Too Large', 'The request headers are too large.']
-          : ['400 Bad Request', 'The request is malformed.']
-      const body = JSON.stringify({ message, code: 'BAD_REQUEST' })
+          ? ['431 Request Header Fields Too Large', MESSAGES.requestHeadersTooLarge]
+          : ['400 Bad Request', MESSAGES.malformedRequest]
+      const body = JSON.stringify(errorBody('BAD_REQUEST', message))
       if (socket.writable) {
         socket.write(
           `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,

@@ -1,10 +1,11 @@
-import type { ClientToServerEvents, ServerToClientEvents, TUser } from '@circles/shared'
+import type { ClientToServerEvents, MessageText, ServerToClientEvents, TUser } from '@circles/shared'
 import { MESSAGES, SOCKET } from '@circles/shared'
 import { createAdapter } from '@socket.io/postgres-adapter'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type pg from 'pg'
 import { Server } from 'socket.io'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
+import { errorBody } from '../lib/errors'
 import type { EventBus } from '../lib/events'
 
 export interface SocketData {
@@ -161,10 +162,25 @@ function msUntilExpiry(token: string): number {
 
 /** The refusal a client sees as its `connect_error`: the message, and `data` saying not to retry. */
 function tooManySockets() {
-  const error = new Error(MESSAGES.tooManySockets) as Error & { data: unknown }
-  error.data = { code: 'TOO_MANY_SOCKETS', retry: false }
+  return socketRefusal('TOO_MANY_SOCKETS', MESSAGES.tooManySockets, { retry: false })
+}
+
+/**
+ * A handshake refused: socket.io hands the client the message and `data`, which carries the code and the
+ * key as an API error answer does (`errorBody`).
+ */
+function socketRefusal(code: string, message: MessageText, details: Record<string, unknown> = {}) {
+  const error = new Error(message) as Error & { data: unknown }
+  const { message: _message, ...data } = errorBody(code, message, details)
+  error.data = data
   return error
 }
+
+/** A token refused, or the database away (the client retries then instead of checking its token). */
+const handshakeFailure = (error: unknown) =>
+  isDatabaseUnavailable(error)
+    ? socketRefusal('SERVICE_UNAVAILABLE', MESSAGES.realtimeServiceUnavailable)
+    : socketRefusal('UNAUTHORIZED', MESSAGES.unauthorized)
 
 /**
  * At most `maxSocketsPerAccount` open sockets per account. The count is the user's room across every
@@ -264,7 +280,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       userId = (await deps.authenticate(token)).id
     } catch (error) {
       // A database restart is not a refused session: the client retries instead of checking its token.
-      return next(new Error(isDatabaseUnavailable(error) ? 'Service unavailable' : 'Unauthorized'))
+      return next(handshakeFailure(error))
     }
     const admitted = await sockets.admit(userId)
     if (!admitted) return next(tooManySockets())
@@ -276,7 +292,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       socket.data.expiresInMs = msUntilExpiry(token)
     } catch (error) {
       admitted.release()
-      return next(new Error(isDatabaseUnavailable(error) ? 'Service unavailable' : 'Unauthorized'))
+      return next(handshakeFailure(error))
     }
     next()
   })
@@ -296,7 +312,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       } catch (error) {
         app.log.warn({ err: error }, 'join_circle failed')
       }
-      socket.emit('error', { message: 'Forbidden' })
+      socket.emit('error', errorBody('FORBIDDEN', MESSAGES.forbidden))
     })
     socket.on('leave_circle', (circleId) => {
       if (typeof circleId === 'string') void socket.leave(circleRoom(circleId))

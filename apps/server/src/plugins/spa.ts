@@ -4,9 +4,10 @@ import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { CONSENT_COOKIE_NAME, hasCookie, LANGUAGES, type Language, MESSAGES } from '@circles/shared'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { errorBody } from '../lib/errors'
 import { pickRequestLanguage } from '../lib/languages'
 
-const apiNotFound = { message: MESSAGES.notFound, code: 'NOT_FOUND' }
+const apiNotFound = errorBody('NOT_FOUND', MESSAGES.notFound)
 
 /** Written by apps/web/scripts/prerender.mjs where a static page shows the contact address. */
 const CONTACT_EMAIL_PLACEHOLDER = '__CIRCLES_CONTACT_EMAIL__'

@@ -193,7 +193,11 @@ describe('a PostgreSQL restart under load, two server processes', () => {
       const res = await call(server, 'GET', '/api/circles', adaToken)
       expect(res.status).toBe(503)
       expect(res.headers.get('retry-after')).toBe('5')
-      expect(await res.json()).toEqual({ message: MESSAGES.serviceUnavailable, code: 'SERVICE_UNAVAILABLE' })
+      expect(await res.json()).toEqual({
+        message: MESSAGES.serviceUnavailable,
+        code: 'SERVICE_UNAVAILABLE',
+        key: 'serviceUnavailable',
+      })
       const write = await call(server, 'PUT', '/api/users/me', benToken, { name: 'Offline' })
       expect(write.status).toBe(503)
       const ready = await call(server, 'GET', '/api/ready')
@@ -253,6 +257,7 @@ describe('a PostgreSQL restart under load, two server processes', () => {
       expect(JSON.parse(answer.body)).toEqual({
         message: MESSAGES.serviceUnavailable,
         code: 'SERVICE_UNAVAILABLE',
+        key: 'serviceUnavailable',
       })
     }
     // The outage is logged, without secrets.

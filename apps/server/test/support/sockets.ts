@@ -68,16 +68,21 @@ export async function connectAs(url: string, token: string): Promise<Listener> {
 }
 
 /** Fails if `connect` is accepted; resolves with the connect_error message. */
-export function refusedConnection(url: string, token: unknown): Promise<string> {
+export async function refusedConnection(url: string, token: unknown): Promise<string> {
+  return (await refusal(url, token)).message
+}
+
+/** The refusal's message and its `data` (code and key, as in an API error answer). */
+export function refusal(url: string, token: unknown): Promise<{ message: string; data: unknown }> {
   const socket = connect(url, { path: '/socket.io', auth: { token }, reconnection: false, forceNew: true })
   return new Promise((resolve, reject) => {
     socket.once('connect', () => {
       socket.close()
       reject(new Error('the connection was accepted'))
     })
-    socket.once('connect_error', (error) => {
+    socket.once('connect_error', (error: Error & { data?: unknown }) => {
       socket.close()
-      resolve(error.message)
+      resolve({ message: error.message, data: error.data })
     })
   })
 }

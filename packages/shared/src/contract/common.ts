@@ -59,6 +59,11 @@ export const ZErrorResponse = z
     code: z.string().optional(),
     emailVerified: z.boolean().optional(),
     retryAfter: z.number().int().optional(),
+    /**
+     * The name of `message` in MESSAGES (issue 23): clients translate by it, so a reworded message keeps
+     * its translation. Every error answer carries one; `invalidInput` stands for zod's own words.
+     */
+    key: z.string().optional(),
   })
   .meta({ id: 'ErrorResponse' })
 export type TErrorResponse = z.infer<typeof ZErrorResponse>

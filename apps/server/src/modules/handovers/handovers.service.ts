@@ -1,6 +1,7 @@
 import { commitment } from '@circles/ledger'
 import {
   MESSAGES,
+  type MessageText,
   type TCreateHandoverRequest,
   type THandover,
   type THandoverAnswer,
@@ -114,7 +115,7 @@ export function createHandoversService(
   }
 
   /** Someone who may not see the handover learns nothing: the same 404 as for none at all. */
-  async function refuse(db: Executor, handover: HandoverRow, actor: TUser, message: string) {
+  async function refuse(db: Executor, handover: HandoverRow, actor: TUser, message: MessageText) {
     if (!(await canSee(db, handover, actor))) throw handoverNotFound()
     throw new AppError('FORBIDDEN', message)
   }

@@ -4,7 +4,7 @@ import { activityHref, activityText } from '@/lib/activity-text'
 import { api } from '@/lib/api-client'
 import { i18n } from '@/lib/i18n'
 import { notify } from '@/lib/notify'
-import { translateServerError } from '@/lib/server-errors'
+import { failureKey, failureText, translateServerError } from '@/lib/server-errors'
 import { getSession, subscribeSession, updateSessionUser } from '@/lib/session'
 import { RECENT_ACTIVITIES_KEY } from './keys'
 import { type RealtimeSocket, keepConnected } from './reconnect'
@@ -48,11 +48,7 @@ export function handleEvents(socket: RealtimeSocket, { queryClient, navigate }: 
   socket.on('circle_joined', () => refresh(['circles'], ['dashboard'], ['items']))
   socket.on('circle_left', () => refresh(['circles'], ['dashboard'], ['items'], ['blocks']))
   socket.on('error', (payload) => {
-    notify.error(
-      payload?.message
-        ? translateServerError(payload.message)
-        : translateServerError(MESSAGES.websocketError),
-    )
+    notify.error(failureText(payload, translateServerError(MESSAGES.websocketError)))
   })
 }
 
@@ -85,7 +81,7 @@ export function startRealtime(opts: RealtimeOptions): () => void {
     handleEvents(socket, opts)
     socket.on('connect_error', (error) => {
       // A refused token: the API answers 401 as well, which ends the session everywhere.
-      if (error.message === 'Unauthorized') {
+      if (failureKey(error) === 'unauthorized') {
         // Spec 000 §4: a status check that finds the email verified updates the stored user.
         void api
           .get(`/users/status/${encodeURIComponent(user.id)}`, ZStatusResponse)
@@ -98,7 +94,8 @@ export function startRealtime(opts: RealtimeOptions): () => void {
     })
     const kept = keepConnected(socket, {
       onGiveUp: () => notify.error(translateServerError(MESSAGES.realtimeUnavailable)),
-      onRefused: (message) => notify.error(translateServerError(message)),
+      onRefused: (_message, refusal) =>
+        notify.error(failureText(refusal, translateServerError(MESSAGES.websocketError))),
     })
     connection = { token, ...kept }
   }

@@ -107,7 +107,7 @@ describe('keepConnected', () => {
     vi.advanceTimersByTime(10 * SOCKET.maxDelayMs)
     kept.retryNow()
     expect(socket.connects).toBe(1)
-    expect(onRefused).toHaveBeenCalledExactlyOnceWith('Too many open connections')
+    expect(onRefused).toHaveBeenCalledExactlyOnceWith('Too many open connections', expect.any(Error))
     expect(onGiveUp).not.toHaveBeenCalled()
   })
 })

@@ -18,9 +18,10 @@ export interface KeepConnectedOptions {
   onGiveUp(): void
   /**
    * The server refused the connection and said not to retry (`data.retry === false`, e.g. too many
-   * sockets for the account): no further attempt until the page is reloaded.
+   * sockets for the account): no further attempt until the page is reloaded. `refusal` carries the
+   * server's `data` (code and key).
    */
-  onRefused?(message: string): void
+  onRefused?(message: string, refusal: Error & { data?: unknown }): void
   random?: () => number
 }
 
@@ -60,7 +61,7 @@ export function keepConnected(socket: RealtimeSocket, opts: KeepConnectedOptions
   socket.on('connect_error', (error: Error & { data?: { retry?: unknown } }) => {
     if (error.data?.retry === false) {
       refused = true
-      opts.onRefused?.(error.message)
+      opts.onRefused?.(error.message, error)
       return
     }
     retry()

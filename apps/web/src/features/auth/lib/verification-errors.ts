@@ -1,6 +1,6 @@
 import { MESSAGES } from '@circles/shared'
 import { ApiError } from '@/lib/api-client'
-import { translateServerError } from '@/lib/server-errors'
+import { failureText, translateServerError } from '@/lib/server-errors'
 import type { AuthT } from './use-auth-translation'
 
 /** The spec's text (000 §8) for a verification that did not go through. */
@@ -9,6 +9,5 @@ export function verificationErrorText(error: unknown, t: AuthT): string {
   if (error.status === 429) return translateServerError(MESSAGES.tooManyVerifications)
   if (error.code === 'NETWORK_ERROR') return t('verify.network')
   if (error.code === 'INVALID_RESPONSE') return t('verify.invalidStatus')
-  const data = error.data as { message?: unknown } | undefined
-  return typeof data?.message === 'string' ? translateServerError(data.message) : t('verify.failed')
+  return failureText(error, t('verify.failed'))
 }

@@ -5,7 +5,8 @@ import { getSession } from '@/lib/session'
 /** Why an upload failed, as a key of the items namespace's `upload.errors` (spec 001 §8). */
 export type UploadFailure =
   | { reason: 'noToken' | 'network' | 'timeout' | 'cancelled' | 'invalidResponse' | 'missingUrl' }
-  | { reason: 'server'; message: string }
+  /** The server's answer: its message and the message's key (issue 23), shown through `failureText`. */
+  | { reason: 'server'; message: string; key?: string }
   | { reason: 'status'; status: number }
 
 export class UploadError extends Error {
@@ -23,10 +24,11 @@ export interface UploadOptions {
 
 const DEFAULT_TIMEOUT_MS = 120_000
 
-function serverMessage(text: string): string | undefined {
+function serverAnswer(text: string): { message: string; key?: string } | undefined {
   try {
-    const message = (JSON.parse(text) as { message?: unknown }).message
-    return typeof message === 'string' && message ? message : undefined
+    const { message, key } = JSON.parse(text) as { message?: unknown; key?: unknown }
+    if (typeof message !== 'string' || !message) return undefined
+    return typeof key === 'string' ? { message, key } : { message }
   } catch {
     return undefined
   }
@@ -57,8 +59,8 @@ export function uploadItemImage(
     }
     xhr.onload = () => {
       if (xhr.status < 200 || xhr.status >= 300) {
-        const message = serverMessage(xhr.responseText)
-        return fail(message ? { reason: 'server', message } : { reason: 'status', status: xhr.status })
+        const answer = serverAnswer(xhr.responseText)
+        return fail(answer ? { reason: 'server', ...answer } : { reason: 'status', status: xhr.status })
       }
       let body: unknown
       try {

@@ -17,7 +17,7 @@ import {
   showValidationToast,
 } from '@/lib/form-errors'
 import { notify } from '@/lib/notify'
-import { failureMessage, translateServerError } from '@/lib/server-errors'
+import { failureMessage, failureText as serverFailureText, translateServerError } from '@/lib/server-errors'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
@@ -112,7 +112,7 @@ export function ItemForm({
     failure.reason === 'tooLarge'
       ? t('upload.errors.tooLarge', { size: failure.size })
       : failure.reason === 'server'
-        ? t('upload.errors.failedWith', { error: translateServerError(failure.message) })
+        ? t('upload.errors.failedWith', { error: serverFailureText(failure, failure.message) })
         : failure.reason === 'status'
           ? t('upload.errors.status', { status: failure.status })
           : t(`upload.errors.${failure.reason}`)

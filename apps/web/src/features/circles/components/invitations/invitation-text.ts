@@ -1,22 +1,12 @@
 import { MESSAGES } from '@circles/shared'
-import { ApiError } from '@/lib/api-client'
-import { translateServerError } from '@/lib/server-errors'
+import { failureText, translateServerError } from '@/lib/server-errors'
 
 /**
  * A failed invitation action (spec 001 §8): the server's message in the user's language if it sent
- * one, else the error's own message (e.g. a network failure), else the action's fallback.
+ * one (by its key), else the error's own message (e.g. a network failure), else the action's fallback.
  */
 export function invitationFailureText(error: unknown, fallback: string = MESSAGES.anErrorOccurred): string {
-  if (error instanceof ApiError) {
-    const data = error.data
-    const message =
-      typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : undefined
-    if (typeof message === 'string' && message.trim()) return translateServerError(message)
-    if (error.code === 'NETWORK_ERROR') return error.message
-    return translateServerError(fallback)
-  }
-  if (error instanceof Error && error.message) return error.message
-  return translateServerError(fallback)
+  return failureText(error, translateServerError(fallback))
 }
 
 /**
