@@ -58,13 +58,21 @@ test("Ben sees Ida's request arrive live; Ida sees Ben's confirmation arrive liv
   await expect(stat(benDashboard, 'pendingHandovers')).toHaveText('1')
   await expect(benItem.getByText('Item Handover Received')).toBeVisible()
   await expect(stat(idaDashboard, 'pendingHandovers')).toHaveText('1')
-  await expect(benDashboard.getByText('Shed key under the pot')).toHaveCount(0)
+  // The secret is Ben's to read where he answers ('Waiting for you'), never in the feed.
+  await expect(
+    benDashboard.getByRole('list', { name: 'Waiting for you' }).getByText('Shed key under the pot'),
+  ).toBeVisible()
+  await expect(
+    benDashboard.getByRole('list', { name: 'Recent activity' }).getByText('Shed key under the pot'),
+  ).toHaveCount(0)
   await expectAccessible(benDashboard, axe)
   await screenshotScreen(benDashboard, 'dashboard-live-en-1280')
 
   // Ben accepts on the item page; Ida's item page and dashboard follow.
-  await benItem.getByRole('link', { name: 'Respond' }).click()
-  await benItem.getByRole('button', { name: 'Accept' }).click()
+  await benItem
+    .getByRole('region', { name: 'Item Handover Received' })
+    .getByRole('button', { name: 'Accept' })
+    .click()
   await expect(benItem.getByText('Handover confirmed successfully')).toBeVisible()
   await expect(page.getByRole('listitem').getByText('Accepted', { exact: true })).toBeVisible()
   const confirmed = /Ladder was handed over from Ida Owner to Ben Neighbour/

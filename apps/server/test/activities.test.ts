@@ -106,6 +106,43 @@ describe('GET /api/activities/recent and /api/dashboard/stats', () => {
     }
   })
 
+  it('say what became of a request: open, rejected, cancelled, withdrawn, accepted (decisions/0029)', async () => {
+    const { admin, member, circle } = await circleOfTwo()
+    const status = async (handoverId: string) =>
+      (await feed(member)).find((a) => a.type === 'PENDING_HANDOVER' && a.data.handoverId === handoverId)
+        ?.handoverStatus
+    const drill = await createItem(t, admin, circle.id, 'Drill')
+    const first = await pendingHandover(t, admin, member, drill.id)
+    expect(await status(first.id)).toBe('PENDING')
+    expect((await answerHandover(t, member, first.id, 'REJECTED')).statusCode).toBe(200)
+    expect(await status(first.id)).toBe('REJECTED')
+    const second = await pendingHandover(t, admin, member, drill.id)
+    const cancel = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/handovers/${second.id}`,
+      headers: admin.auth,
+    })
+    expect(cancel.statusCode).toBe(200)
+    expect(await status(second.id)).toBe('CANCELLED')
+    const third = await pendingHandover(t, admin, member, drill.id)
+    expect((await answerHandover(t, member, third.id, 'CONFIRMED')).statusCode).toBe(200)
+    expect(await status(third.id)).toBe('CONFIRMED')
+    // Other entries carry no handover status.
+    expect((await feed(member)).find((a) => a.type === 'CIRCLE_INVITATION')).not.toHaveProperty(
+      'handoverStatus',
+    )
+    // A request withdrawn because its receiver left reads as cancelled too.
+    const ladder = await createItem(t, admin, circle.id, 'Ladder')
+    const fourth = await pendingHandover(t, admin, member, ladder.id)
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `/api/circles/${circle.id}/leave`,
+      headers: member.auth,
+    })
+    expect(left.statusCode).toBe(200)
+    expect(await status(fourth.id)).toBe('CANCELLED')
+  })
+
   it('write nothing for a refused change', async () => {
     const { admin, member, circle } = await circleOfTwo()
     const item = await createItem(t, admin, circle.id)

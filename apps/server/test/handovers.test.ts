@@ -94,7 +94,7 @@ describe('handover requests', () => {
     expect(second.json().message).toBe(MESSAGES.handoverPendingExists)
   })
 
-  it('only the sender cancels a pending request, and it disappears', async () => {
+  it('only the sender cancels a pending request; it stays in the history as CANCELLED (decisions/0029)', async () => {
     const { admin, owner, receiver, item } = await circleWithItem()
     const pending = await pendingHandover(t, owner, receiver, item.id)
     const byReceiver = await call(receiver, 'DELETE', `/api/handovers/${pending.id}`)
@@ -105,11 +105,27 @@ describe('handover requests', () => {
     const cancelled = await call(owner, 'DELETE', `/api/handovers/${pending.id}`)
     expect(cancelled.statusCode).toBe(200)
     expect(cancelled.json().message).toBe(MESSAGES.handoverCancelled)
-    expect((await call(owner, 'GET', `/api/handovers/item/${item.id}`)).json().handovers).toEqual([])
+    const history = (await call(owner, 'GET', `/api/handovers/item/${item.id}`)).json().handovers
+    expect(history).toHaveLength(1)
+    expect(history[0]).toMatchObject({ id: pending.id, status: 'CANCELLED', block: null })
+    expect(history[0].answeredAt).not.toBeNull()
+    const mine = (await call(receiver, 'GET', '/api/handovers')).json().handovers
+    expect(mine.map((h: { status: string }) => h.status)).toEqual(['CANCELLED'])
     expect((await call(owner, 'GET', `/api/items/${item.id}`)).json().item.hasPendingHandovers).toBe(false)
+    expect((await call(receiver, 'GET', '/api/dashboard/stats')).json().pendingHandovers).toBe(0)
     const again = await call(owner, 'DELETE', `/api/handovers/${pending.id}`)
-    expect(again.statusCode).toBe(404)
-    expect(again.json().message).toBe(MESSAGES.handoverNotFound)
+    expect(again.statusCode).toBe(409)
+    expect(again.json().message).toBe(MESSAGES.handoverAlreadyCancelled)
+    const late = await answerHandover(t, receiver, pending.id, 'CONFIRMED')
+    expect(late.statusCode).toBe(409)
+    expect(late.json().message).toBe(MESSAGES.handoverAlreadyCancelled)
+    // A new request can follow the cancelled one.
+    const next = await pendingHandover(t, owner, receiver, item.id)
+    const both = (await call(owner, 'GET', `/api/handovers/item/${item.id}`)).json().handovers
+    expect(both.map((h: { id: string; status: string }) => [h.id, h.status])).toEqual([
+      [next.id, 'PENDING'],
+      [pending.id, 'CANCELLED'],
+    ])
   })
 })
 
@@ -198,7 +214,8 @@ describe('answers', () => {
     expect(complete.json().message).toBe(MESSAGES.handoverCompleteNeedsComplete)
     const formerSender = await requestHandover(t, owner, { itemId: item.id, receiverId: admin.user.id })
     expect(formerSender.statusCode).toBe(403)
-    expect(formerSender.json().message).toBe(MESSAGES.handoverAlreadyTransferred)
+    // The true reason: someone else holds it now, not that it was once handed over.
+    expect(formerSender.json().message).toBe(MESSAGES.handoverOnlyOwner)
     const partialDelete = await call(receiver, 'DELETE', `/api/items/${item.id}`)
     expect(partialDelete.json().message).toBe(MESSAGES.itemDeleteNeedsCompleteOwnership)
     await handOver(t, receiver, admin, item.id)
@@ -228,6 +245,9 @@ describe('members leaving', () => {
     const removed = await call(admin, 'DELETE', `/api/circles/${circle.id}/users/${receiver.user.id}`)
     expect(removed.statusCode).toBe(200)
     expect((await call(owner, 'GET', `/api/items/${other.id}`)).json().item.hasPendingHandovers).toBe(false)
+    // The withdrawn request stays in the item's history, cancelled (docs/decisions/0029).
+    const history = (await call(owner, 'GET', `/api/handovers/item/${other.id}`)).json().handovers
+    expect(history.map((h: { status: string }) => h.status)).toEqual(['CANCELLED'])
     // Otto made it and lent it partially: it is his again, completely (docs/decisions/0027).
     const moved = (await call(admin, 'GET', `/api/items/${item.id}`)).json().item
     expect(moved).toMatchObject({ ownerId: owner.user.id, ownership: 'COMPLETE' })
@@ -271,7 +291,9 @@ describe('members leaving', () => {
     const pending = await pendingHandover(t, owner, receiver, item.id)
     await call(admin, 'DELETE', `/api/circles/${circle.id}/users/${receiver.user.id}`)
     const res = await answerHandover(t, receiver, pending.id, 'CONFIRMED')
-    expect(res.statusCode).toBe(404)
+    // The request was cancelled with the removal, and that is what its receiver learns.
+    expect(res.statusCode).toBe(409)
+    expect(res.json().message).toBe(MESSAGES.handoverAlreadyCancelled)
     expect((await call(owner, 'GET', `/api/items/${item.id}`)).json().item.ownerId).toBe(owner.user.id)
   })
 })

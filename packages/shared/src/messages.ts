@@ -126,6 +126,7 @@ export const MESSAGES = {
   handoverOnlyReceiver: 'Only the receiver can accept or reject this handover.',
   handoverOnlySender: 'Only the sender can cancel this handover request.',
   handoverAlreadyAnswered: 'This handover has already been answered.',
+  handoverAlreadyCancelled: 'This handover request has been cancelled.',
   handoverPartyLeft: 'This handover can no longer be confirmed: a party has left the circle.',
   // Ledger (spec 001 §4, §8).
   blockNotFound: 'Block not found',

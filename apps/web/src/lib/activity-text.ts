@@ -14,6 +14,14 @@ export function activityHref(activity: TActivity): string {
   }
 }
 
+/** A request's entry says what became of it: `activity.PENDING_HANDOVER_REJECTED` and the like. */
+function outcomeKey(activity: TActivity) {
+  if (activity.type !== 'PENDING_HANDOVER') return `activity.${activity.type}` as const
+  const status = activity.handoverStatus
+  if (!status || status === 'PENDING') return 'activity.PENDING_HANDOVER' as const
+  return `activity.PENDING_HANDOVER_${status}` as const
+}
+
 /** One line in the user's language, from the entry's type and data (the `title` is English only). */
 export function activityText(t: TFunction, activity: TActivity): string {
   const key = `activity.${activity.type}` as const
@@ -42,7 +50,8 @@ export function activityText(t: TFunction, activity: TActivity): string {
         item: activity.data.item.name,
       })
     default:
-      return t(key, {
+      // A request answered or cancelled since no longer reads as open (docs/decisions/0029).
+      return t(outcomeKey(activity), {
         ns: 'common',
         sender: activity.data.sender.name,
         receiver: activity.data.receiver.name,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ZHandoverStatus } from './handovers'
 
 export const ACTIVITY_TYPES = [
   'PENDING_HANDOVER',
@@ -50,6 +51,12 @@ const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D
     /** A plain English summary; the app words each entry itself from `type` and `data`. */
     title: z.string(),
     data,
+    /**
+     * PENDING_HANDOVER only: what became of the request since (read with the feed, docs/decisions/0029),
+     * so an answered or cancelled request no longer reads as open. A request gone from the database
+     * (cancelled before cancellations were kept) is CANCELLED.
+     */
+    handoverStatus: ZHandoverStatus.optional(),
   })
 
 /** One entry of a user's activity feed (spec 000 §3), written in the transaction of its cause. */

@@ -4,7 +4,8 @@ import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { zText } from './common'
 
-export const HANDOVER_STATUSES = ['PENDING', 'CONFIRMED', 'REJECTED'] as const
+/** CANCELLED: the sender withdrew it, or a party left the circle (docs/decisions/0029). */
+export const HANDOVER_STATUSES = ['PENDING', 'CONFIRMED', 'REJECTED', 'CANCELLED'] as const
 export const ZHandoverStatus = z.enum(HANDOVER_STATUSES)
 export type THandoverStatus = z.infer<typeof ZHandoverStatus>
 
@@ -30,7 +31,7 @@ export const ZHandover = z
     receiverComment: z.string().nullable(),
     completeOwnership: z.boolean(),
     createdAt: z.iso.datetime(),
-    /** When the receiver confirmed or rejected: the transaction date. */
+    /** When the receiver confirmed or rejected, or when it was cancelled: the transaction date. */
     answeredAt: z.iso.datetime().nullable(),
     sender: z.object({ name: z.string() }),
     receiver: z.object({ name: z.string() }),

@@ -19,7 +19,9 @@ const timestampTz = (name: string) => timestamp(name, { withTimezone: true })
 
 /**
  * A request to hand an item to another member (spec 001 §4): PENDING until the receiver confirms or
- * rejects it; the sender may withdraw (delete) a PENDING one. At most one PENDING per item. The salts
+ * rejects it; the sender may cancel a PENDING one, which stays as CANCELLED (so does a request withdrawn
+ * because a party left the circle; docs/decisions/0029). The column has no check constraint, so the
+ * added status needs no migration. At most one PENDING per item. The salts
  * make the ledger's commitments to the three texts (packages/ledger `commitment`).
  */
 export const handovers = pgTable(
@@ -38,7 +40,7 @@ export const handovers = pgTable(
     receiverId: uuid('receiver_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['PENDING', 'CONFIRMED', 'REJECTED'] })
+    status: text('status', { enum: ['PENDING', 'CONFIRMED', 'REJECTED', 'CANCELLED'] })
       .notNull()
       .default('PENDING'),
     completeOwnership: boolean('complete_ownership').notNull().default(false),

@@ -35,13 +35,27 @@ export function insertForMembers(
     .returning()
 }
 
-export function recentFor(db: Executor, userId: string, limit: number): Promise<ActivityRow[]> {
-  return db
-    .select()
+export type RecentActivityRow = ActivityRow & { handoverStatus: string | null }
+
+/**
+ * The newest entries, each request's entry with its handover's status now (by primary key, only for
+ * PENDING_HANDOVER entries; null when that handover no longer exists).
+ */
+export async function recentFor(db: Executor, userId: string, limit: number): Promise<RecentActivityRow[]> {
+  const rows = await db
+    .select({ activity: activities, handoverStatus: handovers.status })
     .from(activities)
+    .leftJoin(
+      handovers,
+      and(
+        eq(activities.type, 'PENDING_HANDOVER'),
+        sql`${handovers.id} = (${activities.data}->>'handoverId')::uuid`,
+      ),
+    )
     .where(eq(activities.userId, userId))
     .orderBy(desc(activities.createdAt), desc(activities.id))
     .limit(limit)
+  return rows.map((row) => ({ ...row.activity, handoverStatus: row.handoverStatus }))
 }
 
 /** The three dashboard counts in one round trip. */

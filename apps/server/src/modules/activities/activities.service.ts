@@ -2,6 +2,7 @@ import {
   LIMITS,
   type TActivity,
   type TDashboardStats,
+  type THandoverStatus,
   type THandoverActivityData,
   type TInvitationActivityData,
   type TNewItemActivityData,
@@ -63,7 +64,12 @@ export function createActivitiesService(ctx: AppContext) {
       tx,
       [...new Set(recipients)].map((userId) => ({ userId, type, title, data })),
     )
-    return rows.map(toNotice)
+    if (type !== 'PENDING_HANDOVER') return rows.map(toNotice)
+    // A new request is open: the live entry says so, as the feed will until it is answered.
+    return rows.map((row) => {
+      const notice = toNotice(row)
+      return { ...notice, activity: { ...notice.activity, handoverStatus: 'PENDING' } as TActivity }
+    })
   }
 
   /** Every other member of the circle hears of a new item. */
@@ -91,9 +97,14 @@ export function createActivitiesService(ctx: AppContext) {
     if (notices.length > 0) ctx.events.publish('activity.created', { notices })
   }
 
+  /** The feed; a request's entry says what became of it (docs/decisions/0029). */
   async function recent(actor: TUser): Promise<TActivity[]> {
     const rows = await repo.recentFor(ctx.db, actor.id, LIMITS.dashboardActivities)
-    return rows.map((row) => toNotice(row).activity)
+    return rows.map((row) => {
+      const { activity } = toNotice(row)
+      if (activity.type !== 'PENDING_HANDOVER') return activity
+      return { ...activity, handoverStatus: (row.handoverStatus ?? 'CANCELLED') as THandoverStatus }
+    })
   }
 
   function stats(actor: TUser): Promise<TDashboardStats> {

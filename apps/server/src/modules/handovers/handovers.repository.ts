@@ -78,18 +78,20 @@ export async function answerHandover(
     .where(eq(handovers.id, id))
 }
 
-export async function deleteHandover(tx: Executor, id: string): Promise<void> {
-  await tx.delete(handovers).where(eq(handovers.id, id))
+/** A cancelled request stays in the item's history, marked CANCELLED (docs/decisions/0029). */
+export async function cancelHandover(tx: Executor, id: string): Promise<void> {
+  await tx.update(handovers).set({ status: 'CANCELLED', answeredAt: new Date() }).where(eq(handovers.id, id))
 }
 
-/** A member leaves a circle: the requests they sent or would have answered there are withdrawn. */
-export function deletePendingInvolving(
+/** A member leaves a circle: the requests they sent or would have answered there are cancelled. */
+export function cancelPendingInvolving(
   tx: Executor,
   circleId: string,
   userId: string,
 ): Promise<HandoverRow[]> {
   return tx
-    .delete(handovers)
+    .update(handovers)
+    .set({ status: 'CANCELLED', answeredAt: new Date() })
     .where(
       and(
         eq(handovers.circleId, circleId),
@@ -105,17 +107,6 @@ export async function hasPending(db: Executor, itemId: string): Promise<boolean>
     .select({ id: handovers.id })
     .from(handovers)
     .where(and(eq(handovers.itemId, itemId), eq(handovers.status, 'PENDING')))
-    .limit(1)
-  return Boolean(row)
-}
-
-export async function hasConfirmedSentBy(db: Executor, itemId: string, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: handovers.id })
-    .from(handovers)
-    .where(
-      and(eq(handovers.itemId, itemId), eq(handovers.senderId, userId), eq(handovers.status, 'CONFIRMED')),
-    )
     .limit(1)
   return Boolean(row)
 }

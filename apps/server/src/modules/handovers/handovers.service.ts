@@ -24,6 +24,12 @@ import type { HandoverRow, HandoverViewRow } from './handovers.repository'
 type THandoverEvent = DomainEvents['handover.changed']
 
 const handoverNotFound = () => new AppError('NOT_FOUND', MESSAGES.handoverNotFound)
+/** Why a request that is no longer PENDING cannot be answered or cancelled: its true state. */
+const notPending = (h: HandoverRow) =>
+  new AppError(
+    'CONFLICT',
+    h.status === 'CANCELLED' ? MESSAGES.handoverAlreadyCancelled : MESSAGES.handoverAlreadyAnswered,
+  )
 /** A fresh salt for a commitment: 16 random bytes, hex. */
 const salt = () => randomToken(16)
 
@@ -139,11 +145,9 @@ export function createHandoversService(
       const item = await repo.lockItem(tx, input.itemId)
       if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
       const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
+      // Someone else holds it: that is the reason, also for a former sender (docs/decisions/0029).
       if (item.ownerId !== actor.id) {
         if (!actorIsMember) throw new AppError('NOT_FOUND', MESSAGES.notFound)
-        if (await repo.hasConfirmedSentBy(tx, item.id, actor.id)) {
-          throw new AppError('FORBIDDEN', MESSAGES.handoverAlreadyTransferred)
-        }
         throw new AppError('FORBIDDEN', MESSAGES.handoverOnlyOwner)
       }
       if (!actorIsMember) throw new AppError('FORBIDDEN', MESSAGES.handoverItemIsolated)
@@ -200,7 +204,7 @@ export function createHandoversService(
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
-      if (handover.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
+      if (handover.status !== 'PENDING') throw notPending(handover)
       await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
       // The email notice and the feed entries first: they need no ledger lock, and every append of the
       // circle waits for as long as a confirmation holds it. A refused confirmation rolls them back.
@@ -254,14 +258,14 @@ export function createHandoversService(
     return receipt
   }
 
-  /** The sender withdraws a PENDING request; it disappears from every list. */
+  /** The sender withdraws a PENDING request; it stays in the history as CANCELLED. */
   async function cancel(actor: TUser, id: string): Promise<void> {
     const handover = await ctx.db.transaction(async (tx) => {
       const row = await repo.lockHandover(tx, id)
       if (!row) throw handoverNotFound()
       if (row.senderId !== actor.id) await refuse(tx, row, actor, MESSAGES.handoverOnlySender)
-      if (row.status !== 'PENDING') throw new AppError('CONFLICT', MESSAGES.handoverAlreadyAnswered)
-      await repo.deleteHandover(tx, id)
+      if (row.status !== 'PENDING') throw notPending(row)
+      await repo.cancelHandover(tx, id)
       return row
     })
     ctx.log.info({ handoverId: id }, 'handover cancelled')
@@ -269,11 +273,12 @@ export function createHandoversService(
   }
 
   /**
-   * For the circles module, inside its transaction: a member leaves, their open requests go. It calls
+   * For the circles module, inside its transaction: a member leaves, their open requests are cancelled
+   * (they stay in the items' histories as CANCELLED). It calls
    * `announceWithdrawn` with the result after its commit.
    */
   function withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<HandoverRow[]> {
-    return repo.deletePendingInvolving(tx, circleId, userId)
+    return repo.cancelPendingInvolving(tx, circleId, userId)
   }
 
   function announceWithdrawn(withdrawn: HandoverRow[]) {

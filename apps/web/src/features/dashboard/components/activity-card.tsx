@@ -26,6 +26,16 @@ const ICONS: Record<TActivity['type'], { icon: LucideIcon; tone: string }> = {
   REMOVED_FROM_CIRCLE: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
 }
 
+/** A request answered or cancelled since loses the 'open' colour of a request. */
+function look(activity: TActivity) {
+  if (activity.type !== 'PENDING_HANDOVER') return ICONS[activity.type]
+  if (activity.handoverStatus === 'CONFIRMED') return ICONS.CONFIRMED_HANDOVER
+  if (activity.handoverStatus === 'REJECTED' || activity.handoverStatus === 'CANCELLED') {
+    return { icon: ArrowLeftRight, tone: 'bg-surface-2 text-fg-muted' }
+  }
+  return ICONS.PENDING_HANDOVER
+}
+
 /** Re-renders every 30 s, so "now" becomes "1 minute ago" while the page stays open. */
 function useNow(intervalMs = 30_000): number {
   const [now, setNow] = useState(() => Date.now())
@@ -38,7 +48,7 @@ function useNow(intervalMs = 30_000): number {
 
 function ActivityRow({ activity, now }: { activity: TActivity; now: number }) {
   const { t, i18n } = useTranslation()
-  const { icon: Icon, tone } = ICONS[activity.type]
+  const { icon: Icon, tone } = look(activity)
   return (
     <li>
       <Link

@@ -1,9 +1,10 @@
-import type { TActivity } from '@circles/shared'
+import type { TActivity, THandover } from '@circles/shared'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RECENT_ACTIVITIES_KEY } from '@/lib/realtime/keys'
 import { invitationEmail, logout, pendingInvitationToken, startSession } from '@/lib/session'
-import { json, mockApi } from '@/test/mock-api'
+import { json, mockApi, sentBodies } from '@/test/mock-api'
+import { fireEvent } from '@testing-library/react'
 import { renderPages } from '@/test/render-pages'
 import { renderRoute } from '@/test/render-route'
 import { testUser, validToken } from '@/test/tokens'
@@ -51,6 +52,7 @@ function dashboardApi(overrides: Record<string, () => Response> = {}) {
     'GET /api/activities/recent': () => json(200, { activities: [pending, invitation] }),
     'GET /api/dashboard/stats': () => json(200, { totalCircles: 4, pendingHandovers: 1, ownedItems: 3 }),
     'GET /api/circles': () => json(200, { circles: [1, 2, 3, 4].map(circle) }),
+    'GET /api/handovers': () => json(200, { handovers: [] }),
     ...overrides,
   })
 }
@@ -103,7 +105,9 @@ describe('DashboardPage', () => {
     mockApi({ 'GET /api/*': () => new Promise<Response>(() => {}) })
     await render()
     expect(screen.getByTestId('stat-ownedItems').textContent).toBe('-')
-    expect(screen.getByRole('status').textContent).toContain('Loading recent activity')
+    const statuses = screen.getAllByRole('status').map((status) => status.textContent)
+    expect(statuses).toContain('Loading recent activity')
+    expect(statuses).toContain('Loading what is waiting for you')
   })
 
   it('puts a live activity in front of the list, at most ten', async () => {
@@ -197,5 +201,102 @@ describe('DashboardPage', () => {
     expect(router.state.location.search).toBe(`?token=${token}`)
     expect(pendingInvitationToken.get()).toBeNull()
     expect(invitationEmail.get()).toBeNull()
+  })
+})
+
+const request = (overrides: Partial<THandover> = {}): THandover => ({
+  id: '22222222-2222-4222-8222-222222222222',
+  itemId: ITEM,
+  circleId: CIRCLE,
+  senderId: '44444444-4444-4444-8444-444444444444',
+  receiverId: testUser.id,
+  status: 'PENDING',
+  requesterComment: 'Batteries are charged',
+  secretMessage: 'The case code is 4711',
+  hasSecretMessage: true,
+  receiverComment: null,
+  completeOwnership: false,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  answeredAt: null,
+  sender: { name: 'Ida' },
+  receiver: { name: testUser.name },
+  item: { name: 'Drill', thumbnailUrl: null },
+  block: null,
+  ...overrides,
+})
+
+describe("DashboardPage: 'Waiting for you' (issue 23)", () => {
+  it('lists the requests waiting for my answer with the secret message; accept answers inline', async () => {
+    startSession(validToken(), testUser)
+    const sent = request({
+      id: '22222222-2222-4222-8222-222222222223',
+      senderId: testUser.id,
+      receiverId: '55555555-5555-4555-8555-555555555555',
+    })
+    const answered = request({ id: '22222222-2222-4222-8222-222222222224', status: 'REJECTED' })
+    let handovers = [request(), sent, answered]
+    const fetchMock = dashboardApi({
+      'GET /api/handovers': () => json(200, { handovers }),
+      [`PUT /api/handovers/${request().id}/status`]: () => {
+        handovers = [{ ...request(), status: 'CONFIRMED' }, sent, answered]
+        return json(200, {
+          handover: { ...request(), status: 'CONFIRMED' },
+          message: 'Handover confirmed successfully',
+        })
+      },
+    })
+    await render()
+    const inbox = await screen.findByRole('list', { name: 'Waiting for you' })
+    const entries = within(inbox).getAllByRole('listitem')
+    expect(entries).toHaveLength(1)
+    const entry = entries[0]!
+    expect(entry.textContent).toContain('Ida wants to hand you')
+    expect(within(entry).getByRole('link', { name: 'Drill' }).getAttribute('href')).toBe(`/items/${ITEM}`)
+    expect(entry.textContent).toContain('The case code is 4711')
+    expect(entry.textContent).toContain('Batteries are charged')
+    expect(entry.textContent).toContain('Partial ownership')
+    fireEvent.change(within(entry).getByLabelText(/Your reply/), { target: { value: 'Thanks!' } })
+    fireEvent.click(within(entry).getByRole('button', { name: 'Accept' }))
+    expect(await screen.findByText('Handover confirmed successfully')).toBeTruthy()
+    expect(sentBodies(fetchMock, `PUT /api/handovers/${request().id}/status`)).toEqual([
+      { status: 'CONFIRMED', receiverComment: 'Thanks!' },
+    ])
+    expect(await screen.findByText('Nothing is waiting for your answer.')).toBeTruthy()
+  })
+
+  it('shows the empty state, and a refused answer with its reason (German)', async () => {
+    startSession(validToken(), testUser)
+    let handovers: THandover[] = []
+    dashboardApi({
+      'GET /api/handovers': () => json(200, { handovers }),
+      [`PUT /api/handovers/${request().id}/status`]: () =>
+        json(409, { message: 'This handover request has been cancelled.', code: 'CONFLICT' }),
+    })
+    const { queryClient } = await render('de')
+    expect(await screen.findByText('Nichts wartet auf deine Antwort.')).toBeTruthy()
+    handovers = [request()]
+    await act(() => queryClient.invalidateQueries({ queryKey: ['dashboard'] }))
+    const inbox = await screen.findByRole('list', { name: 'Wartet auf dich' })
+    fireEvent.click(within(inbox).getByRole('button', { name: 'Ablehnen' }))
+    expect(await screen.findByText('Diese Übergabeanfrage wurde zurückgezogen.')).toBeTruthy()
+  })
+
+  it('a request answered or cancelled since no longer reads as open in the feed', async () => {
+    startSession(validToken(), testUser)
+    dashboardApi({
+      'GET /api/activities/recent': () =>
+        json(200, {
+          activities: [
+            { ...pending, handoverStatus: 'CANCELLED' },
+            { ...pending, id: '66666666-6666-4666-8666-666666666663', handoverStatus: 'REJECTED' },
+          ],
+        }),
+    })
+    await render()
+    expect(
+      await screen.findByRole('link', { name: /Ida wanted to hand you Drill: the request was cancelled/ }),
+    ).toBeTruthy()
+    expect(screen.getByRole('link', { name: /Ida wanted to hand you Drill: you rejected it/ })).toBeTruthy()
+    expect(screen.queryByRole('link', { name: /Ida wants to hand you Drill/ })).toBeNull()
   })
 })

@@ -10,9 +10,11 @@ import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
 import { useDashboardCircles, useDashboardStats, useRecentActivities } from '../api/dashboard'
+import { useInbox } from '../api/inbox'
 import { ActivityCard } from '../components/activity-card'
 import { CirclesCard } from '../components/circles-card'
 import { FirstRunCard } from '../components/first-run-card'
+import { InboxCard } from '../components/inbox-card'
 import { QuickActions } from '../components/quick-actions'
 import { StatsCard } from '../components/stats-card'
 
@@ -66,6 +68,7 @@ function Dashboard() {
   const activities = useRecentActivities()
   const stats = useDashboardStats()
   const circles = useDashboardCircles()
+  const inbox = useInbox(user?.id)
   const failed = [activities, stats, circles].find((query) => query.isError)
   const retry = () => {
     for (const query of [activities, stats, circles]) if (query.isError) void query.refetch()
@@ -91,6 +94,7 @@ function Dashboard() {
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <div className="flex flex-col gap-6 lg:col-span-2">
             {circles.data?.length === 0 ? <FirstRunCard /> : null}
+            <InboxCard query={inbox} />
             <ActivityCard query={activities} />
           </div>
           <aside className="flex flex-col gap-6" aria-label={t('stats.title')}>

@@ -14,6 +14,7 @@ const STATUS_TONE: Record<THandover['status'], BadgeTone> = {
   PENDING: 'warning',
   CONFIRMED: 'success',
   REJECTED: 'danger',
+  CANCELLED: 'neutral',
 }
 
 export interface HandoverCardProps {

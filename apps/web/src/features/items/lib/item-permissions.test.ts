@@ -1,6 +1,6 @@
 import type { TItem } from '@circles/shared'
 import { describe, expect, it } from 'vitest'
-import { canDeleteItem, canEditItem } from './item-permissions'
+import { canDeleteItem, canEditItem, itemActions } from './item-permissions'
 
 const HOLDER = '11111111-1111-4111-8111-111111111111'
 const ADMIN = '22222222-2222-4222-8222-222222222222'
@@ -42,5 +42,49 @@ describe('who may change an item (spec 001 §6)', () => {
     expect(canDeleteItem(item(), ADMIN)).toBe(false)
     expect(canDeleteItem(item({ ownership: 'PARTIAL' }), HOLDER)).toBe(false)
     expect(canDeleteItem(item({ hasPendingHandovers: true }), HOLDER)).toBe(false)
+  })
+})
+
+describe('what the item page offers, and the true reason for what it does not (issue 23)', () => {
+  const reasons = (i: TItem, me: string) => {
+    const a = itemActions(i, me)
+    const why = (s: { allowed: unknown; reason?: string }) => (s.allowed === false ? s.reason : s.allowed)
+    return [why(a.handOver), why(a.edit), why(a.delete)]
+  }
+
+  it('agrees with canEditItem and canDeleteItem', () => {
+    for (const i of [
+      item(),
+      item({ locked: true }),
+      item({ hasPendingHandovers: true }),
+      item({ ownership: 'PARTIAL' }),
+    ]) {
+      for (const me of [HOLDER, ADMIN, MEMBER]) {
+        expect(itemActions(i, me).edit.allowed).toBe(canEditItem(i, me))
+        expect(itemActions(i, me).delete.allowed).toBe(canDeleteItem(i, me))
+      }
+    }
+  })
+
+  it('names the reason: someone else holds it, locked, pending, partial', () => {
+    expect(reasons(item(), HOLDER)).toEqual([true, true, true])
+    expect(reasons(item(), MEMBER)).toEqual(['handOverNotHolder', 'editNotAllowed', 'deleteNotHolder'])
+    expect(reasons(item({ locked: true }), MEMBER)).toEqual([
+      'handOverNotHolder',
+      'editLocked',
+      'deleteNotHolder',
+    ])
+    expect(reasons(item(), ADMIN)).toEqual(['handOverNotHolder', true, 'deleteNotHolder'])
+    expect(reasons(item({ ownership: 'PARTIAL' }), HOLDER)).toEqual([true, true, 'partialNote'])
+    expect(reasons(item({ hasPendingHandovers: true }), HOLDER)).toEqual([
+      'view',
+      'editPending',
+      'deletePending',
+    ])
+    expect(reasons(item({ hasPendingHandovers: true }), MEMBER)).toEqual([
+      'view',
+      'editNotAllowed',
+      'deleteNotHolder',
+    ])
   })
 })

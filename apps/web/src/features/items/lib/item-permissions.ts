@@ -20,3 +20,50 @@ export function canEditItem(item: TItem, me: string | undefined): boolean {
 export function canDeleteItem(item: TItem, me: string | undefined): boolean {
   return item.ownerId === me && item.ownership === 'COMPLETE' && !item.hasPendingHandovers
 }
+
+/** Why an action is not offered: a key under `detail.reasons`, with the holder's name. */
+export type ItemActionReason =
+  | 'handOverNotHolder'
+  | 'editLocked'
+  | 'editPending'
+  | 'editNotAllowed'
+  | 'deleteNotHolder'
+  | 'deletePending'
+  | 'partialNote'
+
+export type ItemActionState = { allowed: true } | { allowed: false; reason: ItemActionReason }
+
+export interface ItemActions {
+  /** `view`: a handover is pending, its page shows it (to everyone in the circle). */
+  handOver: ItemActionState | { allowed: 'view' }
+  edit: ItemActionState
+  delete: ItemActionState
+}
+
+const allowed = { allowed: true } as const
+const refused = (reason: ItemActionReason) => ({ allowed: false, reason }) as const
+
+/**
+ * What the item page offers a viewer and, for each action it does not offer, the true reason (the
+ * server's rules: handovers.service `create`, items.service `requireEditable` and `remove`). For an
+ * item whose holder left the circle the page shows its own notice instead.
+ */
+export function itemActions(item: TItem, me: string | undefined): ItemActions {
+  const isHolder = item.ownerId === me
+  const handOver = item.hasPendingHandovers
+    ? ({ allowed: 'view' } as const)
+    : isHolder
+      ? allowed
+      : refused('handOverNotHolder')
+  let edit: ItemActionState
+  if (item.locked) edit = refused('editLocked')
+  else if (!isHolder && item.circle.adminId !== me) edit = refused('editNotAllowed')
+  else if (item.hasPendingHandovers) edit = refused('editPending')
+  else edit = allowed
+  let remove: ItemActionState
+  if (!isHolder) remove = refused('deleteNotHolder')
+  else if (item.ownership !== 'COMPLETE') remove = refused('partialNote')
+  else if (item.hasPendingHandovers) remove = refused('deletePending')
+  else remove = allowed
+  return { handOver, edit, delete: remove }
+}

@@ -1,5 +1,5 @@
-import type { TItem } from '@circles/shared'
-import { screen } from '@testing-library/react'
+import type { THandover, TItem } from '@circles/shared'
+import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { callCount, json, mockApi } from '@/test/mock-api'
@@ -67,4 +67,61 @@ describe('handover page (spec 001 §2)', () => {
     expect(router.state.location.pathname).toBe(`/items/${ITEM}/handover`)
     expect(screen.queryByTestId('landed')).toBeNull()
   })
+})
+
+describe('handover page: true reasons and cancelled requests (issue 23)', () => {
+  const RITA = '44444444-4444-4444-8444-444444444444'
+  const entry = (status: THandover['status'], id: string, senderId: string, receiverId: string) => ({
+    id,
+    itemId: ITEM,
+    circleId: CIRCLE,
+    senderId,
+    receiverId,
+    status,
+    requesterComment: null,
+    secretMessage: null,
+    hasSecretMessage: false,
+    receiverComment: null,
+    completeOwnership: false,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    answeredAt: '2026-11-21T10:00:00.000Z',
+    sender: { name: senderId === RITA ? 'Rita Receiver' : testUser.name },
+    receiver: { name: receiverId === RITA ? 'Rita Receiver' : testUser.name },
+    item: { name: 'Cordless drill', thumbnailUrl: null },
+    block: null,
+  })
+
+  it.each(['en', 'de'] as const)(
+    'a former sender reads that someone else holds it; a cancelled request stays, marked (%s)',
+    async (language) => {
+      mockApi({
+        ...answers(() => json(200, { circle: { id: CIRCLE, users: [] } })),
+        [`GET /api/items/${ITEM}`]: () =>
+          json(200, { item: { ...item, ownerId: RITA, owner: { name: 'Rita Receiver' }, locked: true } }),
+        [`GET /api/handovers/item/${ITEM}`]: () =>
+          json(200, {
+            handovers: [
+              entry('CONFIRMED', '22222222-2222-4222-8222-222222222221', testUser.id, RITA),
+              entry('CANCELLED', '22222222-2222-4222-8222-222222222222', testUser.id, RITA),
+            ],
+          }),
+      })
+      await renderPages({ '/items/:itemId/handover': HandoverPage }, `/items/${ITEM}/handover`, {
+        namespaces: ['items'],
+        language,
+      })
+      const history = await screen.findByRole('list')
+      const cards = within(history).getAllByRole('listitem')
+      expect(cards).toHaveLength(2)
+      expect(cards[1]!.textContent).toContain(language === 'en' ? 'Cancelled' : 'Zurückgezogen')
+      expect(cards[1]!.textContent).toContain(language === 'en' ? 'cancelled' : 'zurückgezogen am')
+      expect(within(cards[1]!).queryByRole('button')).toBeNull()
+      expect(document.body.textContent).toContain(
+        language === 'en'
+          ? 'Only its holder, Rita Receiver, can hand this item over.'
+          : 'Nur Rita Receiver, bei der oder dem er gerade ist, kann diesen Gegenstand übergeben.',
+      )
+      expect(document.body.textContent).not.toContain('already been involved')
+    },
+  )
 })

@@ -90,7 +90,6 @@ export function HandoverPage() {
   const list = handovers.data ?? []
   const open = list.find((h) => h.status === 'PENDING')
   const isOwner = data.ownerId === me
-  const formerSender = !isOwner && list.some((h) => h.status === 'CONFIRMED' && h.senderId === me)
   const fail = (fallback: string) => (error: Error) =>
     setBanner({ tone: 'error', text: failureMessage(error, fallback) })
 
@@ -137,9 +136,8 @@ export function HandoverPage() {
     )
   } else if (open) {
     action = <Alert tone="info">{t('handover.pendingOther')}</Alert>
-  } else if (formerSender) {
-    action = <Alert tone="warning">{translateServerError(MESSAGES.handoverAlreadyTransferred)}</Alert>
   } else if (!isOwner) {
+    // Someone else holds it: the true reason, also for whoever handed it over before (decisions/0029).
     action = <p className="text-sm text-fg-muted">{t('handover.onlyOwner', { name: data.owner.name })}</p>
   } else if (data.ownerLeftCircle) {
     action = <Alert tone="warning">{translateServerError(MESSAGES.handoverItemIsolated)}</Alert>

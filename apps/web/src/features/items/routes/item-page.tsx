@@ -1,20 +1,21 @@
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, type TItem } from '@circles/shared'
 import { ArrowLeft, Link2, Lock, Pencil, Send, Trash2 } from 'lucide-react'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { translateServerError } from '@/lib/server-errors'
+import { HandoverAnswer } from '@/components/handover-answer'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
-import { useItemHandovers } from '../api/handovers'
+import { useAnswerHandover, useItemHandovers } from '../api/handovers'
 import { useItem, useOwnershipStatus } from '../api/items'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { formatItemDate } from '../components/item-dates'
-import { canEditItem } from '../lib/item-permissions'
+import { type ItemActionState, itemActions } from '../lib/item-permissions'
 import { PrivateImage } from '@/components/private-image'
 
 /** /items/:itemId (spec 001 §2): the picture, the details, and what the viewer may do with it. */
@@ -28,6 +29,8 @@ export function ItemPage() {
   // A failed handovers fetch leaves the item as it is, without handover notes (spec 001 §7).
   const handovers = useItemHandovers(itemId)
   const [confirming, setConfirming] = useState(false)
+  const answer = useAnswerHandover()
+  const [answered, setAnswered] = useState<{ tone: 'success' | 'error'; text: string } | null>(null)
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(item.data ? t('detail.documentTitle', { name: item.data.name }) : t('detail.loadingTitle'))
   const flash = (location.state as { error?: string } | null)?.error
@@ -67,11 +70,25 @@ export function ItemPage() {
 
   const data = item.data
   const me = getSession().user?.id
-  const isHolder = data.ownerId === me
-  const canEdit = canEditItem(data, me)
-  const canDelete = ownership.data?.hasFullOwnership === true && !data.hasPendingHandovers
+  const actions = itemActions(data, me)
+  const canDelete =
+    actions.delete.allowed && (ownership.data ? ownership.data.hasFullOwnership === true : true)
   const incoming = handovers.data?.find((h) => h.status === 'PENDING' && h.receiverId === me)
-  const canHandOver = isHolder && !data.ownerLeftCircle
+  const respond = (id: string, status: 'CONFIRMED' | 'REJECTED', receiverComment: string) =>
+    answer.mutate(
+      { id, status, receiverComment },
+      {
+        onSuccess: () =>
+          setAnswered({
+            tone: 'success',
+            text: translateServerError(
+              status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
+            ),
+          }),
+        onError: (error) =>
+          setAnswered({ tone: 'error', text: failureMessage(error, t('handover.updateFailed')) }),
+      },
+    )
   const back = data.ownerLeftCircle ? '/items' : `/circle/${data.circleId}/items`
 
   return frame(
@@ -84,18 +101,24 @@ export function ItemPage() {
         {data.ownerLeftCircle ? t('detail.backToMyItems') : t('detail.back', { circle: data.circle.name })}
       </Link>
       {flash ? <Alert tone="error">{translateServerError(flash)}</Alert> : null}
+      {answered ? <Alert tone={answered.tone}>{answered.text}</Alert> : null}
       {incoming ? (
-        <Alert
-          tone="info"
-          title={t('handover.receivedTitle')}
-          action={
-            <Link to={`/items/${data.id}/handover`} className={buttonClasses({ size: 'sm' })}>
-              {t('detail.respond')}
-            </Link>
-          }
+        // The answer right here, where the request is announced (docs/decisions/0029).
+        <section
+          aria-labelledby="handover-received"
+          className="flex flex-col gap-3 rounded-lg border border-info/30 bg-info-soft p-5 shadow-sm"
         >
-          {t('handover.receivedBody', { name: incoming.sender.name })}
-        </Alert>
+          <h2 id="handover-received" className="font-semibold tracking-tight">
+            {t('handover.receivedTitle')}
+          </h2>
+          <p className="text-sm">{t('handover.receivedBody', { name: incoming.sender.name })}</p>
+          <HandoverAnswer
+            key={incoming.id}
+            handover={incoming}
+            busy={answer.isPending}
+            onAnswer={(status, comment) => respond(incoming.id, status, comment)}
+          />
+        </section>
       ) : null}
       {data.locked ? (
         <Alert tone="info" title={t('detail.lockedTitle')}>
@@ -158,8 +181,14 @@ export function ItemPage() {
               <dt className="text-fg-muted">{t('detail.circle')}</dt>
               <dd className="font-medium">{data.circle.name}</dd>
               <dt className="text-fg-muted">{t('detail.ownership')}</dt>
-              <dd className="font-medium">
-                {t(data.ownership === 'COMPLETE' ? 'detail.complete' : 'detail.partial')}
+              <dd>
+                <span className="font-medium">
+                  {t(data.ownership === 'COMPLETE' ? 'detail.complete' : 'detail.partial')}
+                </span>
+                {/* What the word means, in the text itself: read with the value, no hover needed. */}
+                <span className="block text-xs text-fg-muted">
+                  {t(`detail.ownershipHelp.${data.ownership}`)}
+                </span>
               </dd>
               <dt className="text-fg-muted">{t('detail.created')}</dt>
               <dd>
@@ -200,46 +229,12 @@ export function ItemPage() {
               <h2 id="item-actions" className="font-semibold tracking-tight">
                 {t('detail.actions')}
               </h2>
-              {canHandOver || data.hasPendingHandovers ? (
-                <Link
-                  to={`/items/${data.id}/handover`}
-                  className={buttonClasses({ variant: 'primary', className: 'w-full' })}
-                >
-                  <Send aria-hidden="true" />
-                  {data.hasPendingHandovers ? t('detail.viewHandover') : t('detail.handOver')}
-                </Link>
-              ) : null}
-              {data.locked ? (
-                <Button variant="secondary" className="w-full" disabled icon={<Lock aria-hidden="true" />}>
-                  {t('detail.editLocked')}
-                </Button>
-              ) : canEdit ? (
-                <Link
-                  to={`/circle/${data.circleId}/items/${data.id}/edit`}
-                  className={buttonClasses({ variant: 'secondary', className: 'w-full' })}
-                >
-                  <Pencil aria-hidden="true" />
-                  {t('detail.edit')}
-                </Link>
-              ) : null}
-              {canDelete ? (
-                <Button
-                  variant="danger"
-                  className="w-full"
-                  icon={<Trash2 aria-hidden="true" />}
-                  onClick={() => setConfirming(true)}
-                >
-                  {t('detail.delete')}
-                </Button>
-              ) : ownership.data && !isHolder ? (
-                // The holder's own limits are the partial-ownership note below.
-                <p className="text-sm text-fg-muted">
-                  {translateServerError(MESSAGES.itemDeleteNeedsCompleteOwnership)}
-                </p>
-              ) : null}
-              {isHolder && data.ownership === 'PARTIAL' ? (
-                <p className="text-sm text-fg-muted">{t('detail.partialNote')}</p>
-              ) : null}
+              <ItemActionsList
+                item={data}
+                actions={actions}
+                canDelete={canDelete}
+                onDelete={() => setConfirming(true)}
+              />
             </section>
           ) : null}
         </aside>
@@ -252,5 +247,94 @@ export function ItemPage() {
         onDeleted={() => void navigate(back, { replace: true })}
       />
     </>,
+  )
+}
+
+/** One action the viewer does not have, shown disabled with its true reason (read with the button). */
+function Refused({ label, icon, reason }: { label: string; icon: ReactNode; reason: string }) {
+  const id = useId()
+  return (
+    <div className="flex flex-col gap-1">
+      <Button variant="secondary" className="w-full" disabled icon={icon} aria-describedby={id}>
+        {label}
+      </Button>
+      <p id={id} className="text-sm text-fg-muted">
+        {reason}
+      </p>
+    </div>
+  )
+}
+
+/** Hand over, edit and delete: each offered, or shown with why not (docs/decisions/0029). */
+function ItemActionsList({
+  item,
+  actions,
+  canDelete,
+  onDelete,
+}: {
+  item: TItem
+  actions: ReturnType<typeof itemActions>
+  canDelete: boolean
+  onDelete: () => void
+}) {
+  const { t } = useTranslation('items')
+  const reason = (state: ItemActionState) =>
+    state.allowed
+      ? ''
+      : state.reason === 'partialNote'
+        ? t('detail.partialNote')
+        : t(`detail.reasons.${state.reason}`, { name: item.owner.name })
+  return (
+    <>
+      {actions.handOver.allowed === 'view' ? (
+        <Link
+          to={`/items/${item.id}/handover`}
+          className={buttonClasses({ variant: 'primary', className: 'w-full' })}
+        >
+          <Send aria-hidden="true" />
+          {t('detail.viewHandover')}
+        </Link>
+      ) : actions.handOver.allowed ? (
+        <Link
+          to={`/items/${item.id}/handover`}
+          className={buttonClasses({ variant: 'primary', className: 'w-full' })}
+        >
+          <Send aria-hidden="true" />
+          {t('detail.handOver')}
+        </Link>
+      ) : (
+        <Refused
+          label={t('detail.handOver')}
+          icon={<Send aria-hidden="true" />}
+          reason={reason(actions.handOver)}
+        />
+      )}
+      {actions.edit.allowed ? (
+        <Link
+          to={`/circle/${item.circleId}/items/${item.id}/edit`}
+          className={buttonClasses({ variant: 'secondary', className: 'w-full' })}
+        >
+          <Pencil aria-hidden="true" />
+          {t('detail.edit')}
+        </Link>
+      ) : (
+        <Refused
+          label={item.locked ? t('detail.editLocked') : t('detail.edit')}
+          icon={item.locked ? <Lock aria-hidden="true" /> : <Pencil aria-hidden="true" />}
+          reason={reason(actions.edit)}
+        />
+      )}
+      {canDelete ? (
+        <Button variant="danger" className="w-full" icon={<Trash2 aria-hidden="true" />} onClick={onDelete}>
+          {t('detail.delete')}
+        </Button>
+      ) : actions.delete.allowed ? null : (
+        <Refused
+          label={t('detail.delete')}
+          icon={<Trash2 aria-hidden="true" />}
+          reason={reason(actions.delete)}
+        />
+      )}
+    </>
   )
 }

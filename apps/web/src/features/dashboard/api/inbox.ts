@@ -1,0 +1,52 @@
+import {
+  type THandover,
+  type THandoverAnswerInput,
+  ZHandoverListResponse,
+  ZHandoverResponse,
+} from '@circles/shared'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+
+/**
+ * One entry of 'Waiting for you': something only this user can answer. Handover requests today; a
+ * loan request joins as another `kind` with its own row (docs/decisions/0029).
+ */
+export type InboxEntry = { kind: 'handover'; id: string; handover: THandover }
+
+/** Under ['dashboard']: every real-time event that touches a handover refetches it (lib/realtime). */
+export const inboxKey = ['dashboard', 'inbox'] as const
+
+/** GET /handovers: the requests waiting for this user's answer, oldest first (first come, first served). */
+export const useInbox = (userId: string | undefined) =>
+  useQuery({
+    enabled: Boolean(userId),
+    queryKey: [...inboxKey, userId],
+    queryFn: ({ signal }) =>
+      api.get('/handovers', ZHandoverListResponse, { signal }).then(({ handovers }) =>
+        handovers
+          .filter((h) => h.status === 'PENDING' && h.receiverId === userId)
+          .reverse()
+          .map((handover): InboxEntry => ({ kind: 'handover', id: handover.id, handover })),
+      ),
+  })
+
+/** PUT /handovers/:id/status from the inbox; the dashboard and the items refresh after it, refused too. */
+export function useAnswerFromInbox() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
+      api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
+    // As on the item's pages: this device remembers the signed tree that holds the new block.
+    onSuccess: ({ handover, receipt }) => {
+      if (!receipt) return
+      void import('@/features/ledger')
+        .then(({ keepReceipt }) => keepReceipt(queryClient, handover.circleId, receipt))
+        .catch(() => undefined)
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+        queryClient.invalidateQueries({ queryKey: ['items'] }),
+      ]),
+  })
+}

@@ -1,0 +1,102 @@
+import { MESSAGES, TIMINGS } from '@circles/shared'
+import type { UseQueryResult } from '@tanstack/react-query'
+import { CircleCheckBig } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { HandoverAnswer } from '@/components/handover-answer'
+import { PrivateImage } from '@/components/private-image'
+import { Alert } from '@/components/ui/alert'
+import { Card, CardTitle } from '@/components/ui/card'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
+import { type InboxEntry, useAnswerFromInbox } from '../api/inbox'
+
+type Outcome = { tone: 'success' | 'error'; text: string }
+
+function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (outcome: Outcome) => void }) {
+  const { t } = useTranslation('dashboard')
+  const answer = useAnswerFromInbox()
+  const { handover } = entry
+  const headingId = `inbox-${entry.id}`
+  const respond = (status: 'CONFIRMED' | 'REJECTED', receiverComment: string) =>
+    answer.mutate(
+      { id: handover.id, status, receiverComment },
+      {
+        onSuccess: () =>
+          onOutcome({
+            tone: 'success',
+            text: translateServerError(
+              status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
+            ),
+          }),
+        onError: (error) =>
+          onOutcome({ tone: 'error', text: failureMessage(error, t('inbox.answerFailed')) }),
+      },
+    )
+  return (
+    <li aria-labelledby={headingId} className="flex flex-col gap-3 py-4 first:pt-1 last:pb-1">
+      <div className="flex items-center gap-3">
+        <PrivateImage
+          url={handover.item.thumbnailUrl}
+          alt=""
+          className="size-12 shrink-0 rounded-md border border-border"
+        />
+        <h3 id={headingId} className="min-w-0 text-sm font-medium break-words text-fg">
+          {t('inbox.handover', { sender: handover.sender.name })}{' '}
+          <Link to={`/items/${handover.itemId}`} className="text-accent-text underline underline-offset-2">
+            {handover.item.name}
+          </Link>
+        </h3>
+      </div>
+      <HandoverAnswer handover={handover} busy={answer.isPending} onAnswer={respond} />
+    </li>
+  )
+}
+
+/**
+ * 'Waiting for you' (issue 23): what needs this user's answer, answered right here. Invitations are
+ * links in an email (docs/decisions/0029), so they are not listed; loan requests join as a new kind.
+ */
+export function InboxCard({ query }: { query: UseQueryResult<InboxEntry[]> }) {
+  const { t } = useTranslation('dashboard')
+  const [outcome, setOutcome] = useState<Outcome | null>(null)
+  useEffect(() => {
+    // A success clears itself like every success banner (spec 001 §4); an error stays.
+    if (outcome?.tone !== 'success') return
+    const timer = setTimeout(() => setOutcome(null), TIMINGS.successBannerMs)
+    return () => clearTimeout(timer)
+  }, [outcome])
+  let body
+  if (query.isPending) {
+    body = (
+      <div role="status" className="py-2">
+        <span className="sr-only">{t('inbox.loading')}</span>
+        <span aria-hidden="true" className="block h-5 w-3/4 animate-pulse rounded-sm bg-surface-2" />
+      </div>
+    )
+  } else if (query.isError) {
+    body = <p className="py-2 text-sm text-fg-muted">{t('inbox.unavailable')}</p>
+  } else if (query.data.length === 0) {
+    body = (
+      <p className="flex items-center gap-2 py-2 text-sm text-fg-muted">
+        <CircleCheckBig aria-hidden="true" className="size-4 shrink-0 text-success" />
+        {t('inbox.empty')}
+      </p>
+    )
+  } else {
+    body = (
+      <ul aria-label={t('inbox.title')} className="flex flex-col divide-y divide-border">
+        {query.data.map((entry) => (
+          <HandoverEntry key={entry.id} entry={entry} onOutcome={setOutcome} />
+        ))}
+      </ul>
+    )
+  }
+  return (
+    <Card className="flex flex-col gap-3 p-5 sm:p-6">
+      <CardTitle>{t('inbox.title')}</CardTitle>
+      {outcome ? <Alert tone={outcome.tone}>{outcome.text}</Alert> : null}
+      {body}
+    </Card>
+  )
+}
