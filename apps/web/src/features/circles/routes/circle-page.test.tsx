@@ -75,8 +75,9 @@ describe('circle detail', () => {
 
     const items = screen.getByRole('region', { name: 'Items' })
     expect(within(items).getByText('No items found')).toBeTruthy()
+    // Opens the add form at once and comes back to this page (issue 23).
     expect(within(items).getByRole('link', { name: 'Add item' }).getAttribute('href')).toBe(
-      `/circle/${CIRCLE_ID}/items`,
+      `/circle/${CIRCLE_ID}/items?add=1&from=${encodeURIComponent(`/circles/${CIRCLE_ID}`)}`,
     )
 
     expect(within(membersCard()).getByRole('heading', { name: '3 members' })).toBeTruthy()

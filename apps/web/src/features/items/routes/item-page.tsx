@@ -9,6 +9,7 @@ import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
+import { withFrom } from '@/lib/return-path'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useItemHandovers } from '../api/handovers'
 import { useItem, useOwnershipStatus } from '../api/items'
@@ -215,7 +216,7 @@ export function ItemPage() {
                 </Button>
               ) : canEdit ? (
                 <Link
-                  to={`/circle/${data.circleId}/items/${data.id}/edit`}
+                  to={withFrom(`/circle/${data.circleId}/items/${data.id}/edit`, `/items/${data.id}`)}
                   className={buttonClasses({ variant: 'secondary', className: 'w-full' })}
                 >
                   <Pencil aria-hidden="true" />
