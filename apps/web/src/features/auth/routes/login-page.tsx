@@ -206,7 +206,7 @@ export function LoginPage() {
       }
     >
       <div className="flex flex-col gap-5">
-        <LoginNotices resetDone={resetDone} invitation={Boolean(invitationToken)} unverified={unverified} />
+        <LoginNotices resetDone={resetDone} invitation={invitationToken} unverified={unverified} />
 
         <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
