@@ -218,9 +218,10 @@ test('an invitation opened while signed out names the circle and who invited (em
   await request.delete(`/api/circles/${circleId}/invitations/${emailInvitation.id}`, { headers: auth })
   await page.evaluate(() => localStorage.clear())
   await page.context().clearCookies()
+  // Still in German (the language choice stays): the spec's message in its German words.
   await page.goto(`${link.pathname}${link.search}`)
   await expect(
-    page.getByText('Invitation not found. Please check the URL or request a new invitation.'),
+    page.getByText('Einladung nicht gefunden. Prüfe den Link oder bitte um eine neue Einladung.'),
   ).toBeVisible()
 })
 
