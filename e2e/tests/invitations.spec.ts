@@ -76,7 +76,10 @@ test.describe('invitations', () => {
     await page.waitForURL(/\/login\?returnUrl=/)
     expect(new URL(page.url()).searchParams.get('returnUrl')).toBe(`/join?token=${token}`)
     await expect(page.getByText('Circle Invitation', { exact: true })).toBeVisible()
-    await expect(page.getByText('Please login or register to accept your circle invitation.')).toBeVisible()
+    // It names the circle and who invited (issue 23).
+    await expect(
+      page.getByText(/invited you to join “Makerspace Tools”\. Log in or create an account/),
+    ).toBeVisible()
     await expect(page.getByLabel('Email')).toHaveValue(invitee)
     await expectAccessible(page, axe)
     await screenshotScreen(page, 'invitations-login-banner-en-1280')

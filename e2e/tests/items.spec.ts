@@ -193,13 +193,18 @@ test('an item’s page: details, edit with a new picture, delete after confirmin
 
   // Edit: a new name and a picture.
   await page.getByRole('link', { name: 'Edit item' }).click()
-  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items/${itemId}/edit$`))
+  await expect(page).toHaveURL(
+    new RegExp(`/circle/${circleId}/items/${itemId}/edit\\?from=%2Fitems%2F${itemId}$`),
+  )
   await expect(page.getByLabel('Name')).toHaveValue('Hedge trimmer')
   await page.getByLabel('Name').fill('Electric hedge trimmer')
   await page.getByLabel('Picture', { exact: true }).setInputFiles(await photoFile('trimmer.jpg', 800, 600))
   await page.getByRole('button', { name: 'Save changes' }).click()
-  // Shrinking and uploading the picture first: on a busy machine that takes a while.
-  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items$`), { timeout: 30_000 })
+  // Shrinking and uploading the picture first: on a busy machine that takes a while. The edit started
+  // on the item's page, so saving returns there (issue 23).
+  await expect(page).toHaveURL(new RegExp(`/items/${itemId}$`), { timeout: 30_000 })
+  await expect(page.getByRole('heading', { level: 1, name: 'Electric hedge trimmer' })).toBeVisible()
+  await page.goto(`/circle/${circleId}/items`)
   // The card's link to the item's page (beside it, the card's own Edit and Delete).
   const card = page.getByRole('main').locator(`a[href="/items/${itemId}"]`)
   await expect(card.getByRole('img', { name: 'Picture of Electric hedge trimmer' })).toHaveAttribute(
@@ -514,7 +519,9 @@ test('the circle’s items list: edit and delete on the cards the viewer may cha
   await page.setViewportSize({ width: 1280, height: 900 })
 
   await card('Tent').getByRole('link', { name: 'Edit Tent' }).click()
-  await expect(page).toHaveURL(new RegExp(`/circle/${circleId}/items/${tent}/edit$`))
+  await expect(page).toHaveURL(
+    new RegExp(`/circle/${circleId}/items/${tent}/edit\\?from=%2Fcircle%2F${circleId}%2Fitems$`),
+  )
   await expect(page.getByLabel('Name')).toHaveValue('Tent')
   await page.getByLabel('Name').fill('Tent for two')
   await page.getByRole('button', { name: 'Save changes' }).click()

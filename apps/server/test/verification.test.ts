@@ -26,13 +26,13 @@ const verify = (token: string, ip = '10.0.0.1') =>
   t.app.inject({ method: 'GET', url: `/api/users/verify/${token}`, remoteAddress: ip })
 
 describe('GET /api/users/verify/:token', () => {
-  it('verifies once, then answers "already verified"; login works afterwards', async () => {
+  it('verifies once, then answers "already verified", both with the address for the login; login works afterwards', async () => {
     const { email, token } = await registerAndGetToken()
     const first = await verify(token)
     expect(first.statusCode).toBe(200)
-    expect(first.json()).toEqual({ verified: true, message: MESSAGES.emailVerified })
+    expect(first.json()).toEqual({ verified: true, message: MESSAGES.emailVerified, email })
     const again = await verify(token)
-    expect(again.json()).toEqual({ verified: true, message: MESSAGES.emailAlreadyVerified })
+    expect(again.json()).toEqual({ verified: true, message: MESSAGES.emailAlreadyVerified, email })
     const login = await t.app.inject({
       method: 'POST',
       url: '/api/users/login',

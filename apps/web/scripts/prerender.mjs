@@ -84,10 +84,10 @@ const { render, renderConsentDialog, PRERENDERED_PATHS } = await import(
 )
 const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
 
-// The stylesheet goes inline (one round trip less before the first paint). The Inter font is not
-// preloaded here: a preload competes with the page itself on a slow first visit and held text back by
-// about 0.8 s in Lighthouse. With font-display: optional the first page of a cold visit may paint in
-// the fallback font; the font is fetched anyway and cached for every page after it.
+// The stylesheet goes inline (one round trip less before the first paint). The Inter font is preloaded
+// first thing in <head> on every page (issue 23, docs/decisions/0030): without it a first visit painted
+// in the fallback font, since with font-display: optional the font must arrive within Chromium's 100 ms
+// block period and it was only requested once the page was laid out.
 const cssHref = indexHtml.match(/<link rel="stylesheet"[^>]*href="(\/assets\/index-[^"]+\.css)"[^>]*>/)?.[1]
 if (!cssHref) throw new Error('no stylesheet in dist/index.html')
 const css = await readFile(path.join(dist, cssHref), 'utf8')
@@ -97,8 +97,10 @@ const fontPreload = `<link rel="preload" href="${fontHref}" as="font" type="font
 // Pages that are not prerendered load the app shell, which paints nothing before its script: there the
 // preload costs no paint time and makes Inter likely on the signed-in pages.
 await writeFile(path.join(dist, 'index.html'), indexHtml.replace('</head>', `    ${fontPreload}\n  </head>`))
+if (!indexHtml.includes('<meta charset="UTF-8" />')) throw new Error('no charset in dist/index.html')
 const template = indexHtml
   .replace(/\s*<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"[^>]*>/, '')
+  .replace(/(<meta charset="UTF-8" \/>)/, `$1\n    ${fontPreload}`)
   .replace('</head>', `    <style>${css}</style>\n  </head>`)
 
 function escapeHtml(value) {

@@ -133,7 +133,15 @@ export const ZResetPasswordRequest = z
   .transform((v) => ({ token: v.token as string, newPassword: v.newPassword as string }))
 export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>
 
-export const ZVerifyEmailResponse = z.object({ verified: z.boolean(), message: z.string() })
+/**
+ * `email`: the verified account's address, so the page can prefill the login (issue 23). Only the holder
+ * of the emailed link gets it, and they know it already.
+ */
+export const ZVerifyEmailResponse = z.object({
+  verified: z.boolean(),
+  message: z.string(),
+  email: z.string().optional(),
+})
 export type TVerifyEmailResponse = z.infer<typeof ZVerifyEmailResponse>
 
 /** Which email notices the user wants (issue 13); every kind is on until switched off. */

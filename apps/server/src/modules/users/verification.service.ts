@@ -24,14 +24,14 @@ export function createVerificationService(ctx: AppContext, accounts: AccountsSer
       const user = await repo.findUserById(tx, token.userId)
       if (!user) throw invalidToken()
       if (token.usedAt || user.emailVerified)
-        return { verified: true, message: MESSAGES.emailAlreadyVerified }
+        return { verified: true, message: MESSAGES.emailAlreadyVerified, email: user.email }
       if (token.expiresAt.getTime() <= Date.now()) throw invalidToken()
       if (!(await repo.consumeToken(tx, 'verification', token.id))) {
-        return { verified: true, message: MESSAGES.emailAlreadyVerified }
+        return { verified: true, message: MESSAGES.emailAlreadyVerified, email: user.email }
       }
       await repo.updateUser(tx, user.id, { emailVerified: true })
       ctx.log.info({ userId: user.id }, 'email verified')
-      return { verified: true, message: MESSAGES.emailVerified }
+      return { verified: true, message: MESSAGES.emailVerified, email: user.email }
     })
     await attempt.refund()
     return result

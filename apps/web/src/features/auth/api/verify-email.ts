@@ -22,7 +22,7 @@ export async function verifyEmail(token: string): Promise<TVerifyEmailResponse> 
     })
     if (answer.verified || countsAsVerified(answer.message)) {
       tempVerificationToken.set(token)
-      return { verified: true, message: answer.message }
+      return { verified: true, message: answer.message, email: answer.email }
     }
     return answer
   } catch (error) {

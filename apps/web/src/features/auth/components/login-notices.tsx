@@ -2,13 +2,14 @@ import { MESSAGES } from '@circles/shared'
 import { Alert } from '@/components/ui/alert'
 import { translateServerError } from '@/lib/server-errors'
 import { useAuthTranslation } from '../lib/use-auth-translation'
+import { InvitationNotice } from './invitation-notice'
 import { TextLink } from './text-link'
 
 interface LoginNoticesProps {
   /** Arrived from a completed password reset (?message=password-reset-success). */
   resetDone: boolean
-  /** An invitation waits for this sign-in (spec 000 §2). */
-  invitation: boolean
+  /** The token of an invitation that waits for this sign-in (spec 000 §2), or null. */
+  invitation: string | null
   /** The last attempt was refused because the email is not verified yet. */
   unverified: boolean
 }
@@ -23,11 +24,7 @@ export function LoginNotices({ resetDone, invitation, unverified }: LoginNotices
           {translateServerError(MESSAGES.resetSuccess)} {t('login.resetDoneBody')}
         </Alert>
       ) : null}
-      {invitation ? (
-        <Alert tone="info" title={t('login.invitation.title')}>
-          {t('login.invitation.body')}
-        </Alert>
-      ) : null}
+      {invitation ? <InvitationNotice token={invitation} page="login" /> : null}
       {unverified ? (
         <Alert
           tone="warning"

@@ -150,6 +150,64 @@ describe('login page', () => {
     )
   })
 
+  describe('an invitation opened while signed out names the circle and who invited (issue 23)', () => {
+    const TOKEN = 'b'.repeat(40)
+    const VERIFY = `GET /api/circles/invitations/${TOKEN}/verify`
+    const preview = (name: string | null) => ({
+      invitation: {
+        id: '5b1c3f0e-2d4a-4e6b-8c7d-9e0f1a2b3c4d',
+        email: 'invited@example.com',
+        type: 'email',
+        status: 'PENDING',
+        createdAt: '2026-11-20T10:00:00.000Z',
+        expiresAt: '2026-12-20T10:00:00.000Z',
+        circleId: '4b7f2b8e-3a51-4c1e-9d7a-6f0e2c1d9a10',
+        circleName: 'Maple Street flat',
+        name,
+      },
+    })
+
+    it('in English, and in German with the spec fallback for a nameless inviter', async () => {
+      localStorage.setItem('pending_invitation_token', TOKEN)
+      mockApi({ [VERIFY]: () => json(200, preview('Ben Neighbour')) })
+      const { unmount } = await renderAuthPage('/login')
+      expect(
+        await screen.findByText(
+          'Ben Neighbour invited you to join “Maple Street flat”. Log in or create an account to accept the invitation.',
+        ),
+      ).toBeTruthy()
+      unmount()
+
+      mockApi({ [VERIFY]: () => json(200, preview(null)) })
+      await renderAuthPage(`/login?returnUrl=${encodeURIComponent(`/join?token=${TOKEN}`)}`, 'de')
+      expect(
+        await screen.findByText(
+          'Administrator hat dich in den Kreis „Maple Street flat“ eingeladen. Melde dich an oder erstelle ein Konto, um die Einladung anzunehmen.',
+        ),
+      ).toBeTruthy()
+    })
+
+    it('says in the spec words when the invitation is no longer valid', async () => {
+      localStorage.setItem('pending_invitation_token', TOKEN)
+      mockApi({
+        [VERIFY]: () => json(410, { message: MESSAGES.invitationExpired, code: 'INVITATION_EXPIRED' }),
+      })
+      await renderAuthPage('/login')
+      expect(await screen.findByText(MESSAGES.invitationExpired)).toBeTruthy()
+      expect(screen.queryByText(/invited you/)).toBeNull()
+    })
+
+    it('on the registration page too', async () => {
+      mockApi({ [VERIFY]: () => json(200, preview('Ben Neighbour')) })
+      await renderAuthPage(`/register?token=${TOKEN}&email=invited%40example.com`)
+      expect(
+        await screen.findByText(
+          'Ben Neighbour invited you to join “Maple Street flat”. Create your account to accept the invitation.',
+        ),
+      ).toBeTruthy()
+    })
+  })
+
   it('shows the success notice after a password reset', async () => {
     await renderAuthPage('/login?message=password-reset-success')
     expect(await screen.findByText('Password updated')).toBeTruthy()

@@ -2,7 +2,7 @@ import { MESSAGES, TIMINGS, type TLoginResponse } from '@circles/shared'
 import { KeyRound } from 'lucide-react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useForm, type FieldErrors } from 'react-hook-form'
-import { useNavigate } from 'react-router'
+import { useLocation, useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Form } from '@/components/ui/form'
@@ -25,6 +25,7 @@ import { OrDivider } from '../components/or-divider'
 import { SubmitButton } from '../components/submit-button'
 import { TextLink } from '../components/text-link'
 import { failureMessage, isApiError } from '../lib/api-errors'
+import { prefillEmail } from '../lib/login-prefill'
 import {
   authMessage,
   dismissValidationToast,
@@ -49,6 +50,7 @@ import { EmailInput } from '../components/auth-inputs'
 export function LoginPage() {
   const { t } = useAuthTranslation()
   const navigate = useNavigate()
+  const verifiedEmail = prefillEmail(useLocation().state)
   const params = useClientSearchParams()
   const returnUrlParam = params?.get('returnUrl') ?? null
   const resetDone = params?.get('message') === 'password-reset-success'
@@ -78,10 +80,12 @@ export function LoginPage() {
     if (getSession().token) void navigate('/dashboard', { replace: true })
   }, [navigate])
 
-  // An email stored from an invitation prefills the field (spec 000 §2).
+  // An email stored from an invitation prefills the field (spec 000 §2), as does the address just
+  // verified (issue 23: the verify page hands it over in the history state).
   useEffect(() => {
-    if (storedInvitationEmail && !getValues('email')) setValue('email', storedInvitationEmail)
-  }, [storedInvitationEmail, getValues, setValue])
+    const prefill = verifiedEmail ?? storedInvitationEmail
+    if (prefill && !getValues('email')) setValue('email', prefill)
+  }, [verifiedEmail, storedInvitationEmail, getValues, setValue])
 
   // Focus follows the mode, so keyboard users continue where the new controls are.
   const previousMode = useRef(mode)
@@ -202,7 +206,7 @@ export function LoginPage() {
       }
     >
       <div className="flex flex-col gap-5">
-        <LoginNotices resetDone={resetDone} invitation={Boolean(invitationToken)} unverified={unverified} />
+        <LoginNotices resetDone={resetDone} invitation={invitationToken} unverified={unverified} />
 
         <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>

@@ -19,6 +19,7 @@ import {
 } from '@/lib/session'
 import { useRegister } from '../api/register'
 import { AuthLayout } from '../components/auth-layout'
+import { InvitationNotice } from '../components/invitation-notice'
 import { Emphasized } from '../components/emphasized'
 import { SubmitButton } from '../components/submit-button'
 import { TextLink } from '../components/text-link'
@@ -142,11 +143,7 @@ export function RegisterPage() {
       }
     >
       <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
-        {invitationToken ? (
-          <Alert tone="info" title={t('register.invitation.title')}>
-            {t('register.invitation.body')}
-          </Alert>
-        ) : null}
+        {invitationToken ? <InvitationNotice token={invitationToken} page="register" /> : null}
 
         <FormField label={t('fields.name')} error={fieldErrorText(errors.name?.message, t)}>
           {(field) => <Input {...field} autoComplete="name" {...register('name')} />}

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { act, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, mockApi, renderAuthPage } from '../test/render-auth-page'
 
@@ -34,6 +34,32 @@ describe('verify page', () => {
 
     await act(() => vi.advanceTimersByTimeAsync(2000))
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+  })
+
+  it('opens the login with the verified address filled in, after 2 s or from the Log in link', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    mockApi({
+      [VERIFY]: () =>
+        json(200, { verified: true, message: MESSAGES.emailVerified, email: 'ben@example.com' }),
+    })
+    const { router, unmount } = await renderAuthPage(`/verify?token=${TOKEN}`)
+    await screen.findByRole('heading', { level: 1, name: "You're all set" })
+    await act(() => vi.advanceTimersByTimeAsync(2000))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    await waitFor(() =>
+      expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ben@example.com'),
+    )
+    expect(router.state.location.search).toBe('')
+    unmount()
+    vi.useRealTimers()
+
+    localStorage.setItem('temp_verification_token', TOKEN)
+    localStorage.setItem('verification_email', 'cleo@example.com')
+    await renderAuthPage(`/verify?token=${TOKEN}`, 'de')
+    fireEvent.click(await screen.findByRole('link', { name: 'Jetzt anmelden' }))
+    await waitFor(() =>
+      expect((screen.getByLabelText('E-Mail-Adresse') as HTMLInputElement).value).toBe('cleo@example.com'),
+    )
   })
 
   it('counts a repeat visit with the stored token as success without asking again', async () => {

@@ -4,7 +4,9 @@ import { useEffect } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { buttonClasses } from '@/components/ui/button'
 import { translateServerError } from '@/lib/server-errors'
+import { verificationEmail } from '@/lib/session'
 import { useVerifyEmail } from '../api/verify-email'
+import { loginState } from '../lib/login-prefill'
 import { AuthLayout } from '../components/auth-layout'
 import { CheckingState } from '../components/checking-state'
 import { verificationErrorText } from '../lib/verification-errors'
@@ -19,12 +21,18 @@ export function VerifyPage() {
   const token = params ? params.get('token')?.trim() || null : undefined
   const verification = useVerifyEmail(token ?? null)
   const verified = verification.data?.verified === true
+  // The login opens with the verified address filled in: the server's answer names it; a repeat visit
+  // in this browser (answered without asking) falls back to the address remembered at registration.
+  const email = verified ? (verification.data?.email ?? verificationEmail.get() ?? null) : null
 
   useEffect(() => {
     if (!verified) return
-    const timer = setTimeout(() => void navigate('/login', { replace: true }), TIMINGS.redirectAfterVerifyMs)
+    const timer = setTimeout(
+      () => void navigate('/login', { replace: true, state: loginState(email) }),
+      TIMINGS.redirectAfterVerifyMs,
+    )
     return () => clearTimeout(timer)
-  }, [verified, navigate])
+  }, [verified, email, navigate])
 
   const documentTitle = t('verify.documentTitle')
 
@@ -52,7 +60,12 @@ export function VerifyPage() {
           </div>
         }
       >
-        <Link to="/login" replace className={buttonClasses({ size: 'lg', className: 'w-full' })}>
+        <Link
+          to="/login"
+          replace
+          state={loginState(email)}
+          className={buttonClasses({ size: 'lg', className: 'w-full' })}
+        >
           {t('verify.success.login')}
         </Link>
       </AuthLayout>

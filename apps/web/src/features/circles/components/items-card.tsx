@@ -1,10 +1,11 @@
 import { LIMITS, type TCircleDetail, type TCircleItem } from '@circles/shared'
 import { ArrowRight, ChevronRight, Package, Plus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { Badge } from '@/components/ui/badge'
 import { PrivateImage } from '@/components/private-image'
 import { buttonClasses } from '@/components/ui/button'
+import { withFrom } from '@/lib/return-path'
 import { SectionCard } from './section-card'
 
 /** A pending handover is where the item's story continues; otherwise its own page (spec 001 §2). */
@@ -52,6 +53,8 @@ function ItemRow({ item }: { item: TCircleItem }) {
 export function ItemsCard({ circle }: { circle: TCircleDetail }) {
   const { t } = useTranslation('circles')
   const itemsPage = `/circle/${circle.id}/items`
+  // Opens the add form at once and comes back here when it is done (issue 23).
+  const addItem = withFrom(`${itemsPage}?add=1`, useLocation().pathname)
   const shown = circle.items.slice(0, LIMITS.circlePageItems)
 
   return (
@@ -59,7 +62,7 @@ export function ItemsCard({ circle }: { circle: TCircleDetail }) {
       id="circle-items"
       title={t('detail.items.title')}
       action={
-        <Link to={itemsPage} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+        <Link to={addItem} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
           <Plus aria-hidden="true" />
           {t('detail.items.add')}
         </Link>

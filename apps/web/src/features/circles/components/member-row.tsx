@@ -1,6 +1,5 @@
 import type { TCircleMember } from '@circles/shared'
 import { Crown, UserMinus } from 'lucide-react'
-import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -18,7 +17,6 @@ interface MemberRowProps {
 /** Avatar, name, email, joined date and the Admin badge; the admin's actions for everyone else. */
 export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
   const { t } = useTranslation('circles')
-  const nameId = useId()
   const isAdmin = member.role === 'ADMIN'
 
   return (
@@ -27,9 +25,7 @@ export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
         <MemberAvatar name={member.user.name} highlighted={isAdmin} />
         <div className="flex min-w-0 flex-1 flex-col gap-0.5">
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span id={nameId} className="min-w-0 font-medium break-words text-fg">
-              {member.user.name}
-            </span>
+            <span className="min-w-0 font-medium break-words text-fg">{member.user.name}</span>
             {isSelf ? <Badge tone="neutral">{t('detail.you')}</Badge> : null}
             {isAdmin ? <RoleBadge role="ADMIN" /> : null}
           </p>
@@ -51,7 +47,7 @@ export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
             variant="secondary"
             size="sm"
             icon={<Crown aria-hidden="true" />}
-            aria-describedby={nameId}
+            aria-label={t('detail.members.makeAdminLabel', { name: member.user.name })}
             onClick={actions.onMakeAdmin}
           >
             {t('detail.members.makeAdmin')}
@@ -60,7 +56,7 @@ export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
             variant="ghost"
             size="sm"
             icon={<UserMinus aria-hidden="true" />}
-            aria-describedby={nameId}
+            aria-label={t('detail.members.removeLabel', { name: member.user.name })}
             onClick={actions.onRemove}
           >
             {t('detail.members.remove')}

@@ -75,8 +75,9 @@ describe('circle detail', () => {
 
     const items = screen.getByRole('region', { name: 'Items' })
     expect(within(items).getByText('No items found')).toBeTruthy()
+    // Opens the add form at once and comes back to this page (issue 23).
     expect(within(items).getByRole('link', { name: 'Add item' }).getAttribute('href')).toBe(
-      `/circle/${CIRCLE_ID}/items`,
+      `/circle/${CIRCLE_ID}/items?add=1&from=${encodeURIComponent(`/circles/${CIRCLE_ID}`)}`,
     )
 
     expect(within(membersCard()).getByRole('heading', { name: '3 members' })).toBeTruthy()
@@ -88,8 +89,10 @@ describe('circle detail', () => {
     expect(within(anna).queryByRole('button')).toBeNull()
     const ben = row('Ben Ortiz')
     expect(within(ben).getByText('Joined 4 days ago')).toBeTruthy()
-    expect(within(ben).getByRole('button', { name: 'Make admin' })).toBeTruthy()
-    expect(within(ben).getByRole('button', { name: 'Remove' })).toBeTruthy()
+    expect(within(ben).getByRole('button', { name: 'Make Ben Ortiz the admin' }).textContent).toBe(
+      'Make admin',
+    )
+    expect(within(ben).getByRole('button', { name: 'Remove Ben Ortiz' }).textContent).toBe('Remove')
     expect(within(row('Cleo Park')).getByText('Joined Mar 12, 2024')).toBeTruthy()
 
     expect(screen.getByTestId('invitations').textContent).toBe(CIRCLE_ID)
@@ -187,7 +190,7 @@ describe('circle detail', () => {
     })
     await renderCirclesPage(`/circles/${CIRCLE_ID}`)
     await screen.findByRole('heading', { level: 1 })
-    fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Remove' }))
+    fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Remove Ben Ortiz' }))
 
     const dialog = screen.getByRole('dialog', { name: 'Remove Ben Ortiz from this circle?' })
     expect(dialog.textContent).toContain('Ben Ortiz will lose access to “Maple Street flat”')
@@ -203,7 +206,7 @@ describe('circle detail', () => {
     const fetchMock = mockApi({ [detailKey]: () => json(200, { circle: circle() }) })
     await renderCirclesPage(`/circles/${CIRCLE_ID}`)
     await screen.findByRole('heading', { level: 1 })
-    fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Remove' }))
+    fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Remove Ben Ortiz' }))
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }))
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false)
@@ -226,7 +229,7 @@ describe('circle detail', () => {
     })
     await renderCirclesPage(`/circle/${CIRCLE_ID}`)
     await screen.findByRole('heading', { level: 1 })
-    fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Make admin' }))
+    fireEvent.click(within(row('Ben Ortiz')).getByRole('button', { name: 'Make Ben Ortiz the admin' }))
     const dialog = screen.getByRole('dialog', { name: 'Make Ben Ortiz the admin?' })
     expect(dialog.textContent).toContain('You stay in the circle as a member')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Transfer ownership' }))
@@ -238,7 +241,7 @@ describe('circle detail', () => {
     )
     expect(screen.queryByTestId('invitations')).toBeNull()
     expect(within(row('Ben Ortiz')).getByText('Admin')).toBeTruthy()
-    expect(within(membersCard()).queryByRole('button', { name: 'Remove' })).toBeNull()
+    expect(within(membersCard()).queryByRole('button', { name: /^Remove / })).toBeNull()
     expect(screen.getByRole('button', { name: 'Leave circle' })).toBeTruthy()
   })
 
@@ -333,5 +336,27 @@ describe('circle detail', () => {
     expect(screen.getByText('Keine Gegenstände gefunden')).toBeTruthy()
     expect(screen.getByText('Erstellt am 01.02.2024')).toBeTruthy()
     expect(within(row('Ben Ortiz')).getByText('Beigetreten vor 4 Tagen')).toBeTruthy()
+  })
+
+  it("names the member in each Remove and Make admin button's accessible name, in English and German", async () => {
+    mockApi({ [detailKey]: () => json(200, { circle: circle() }) })
+    const { unmount } = await renderCirclesPage(`/circles/${CIRCLE_ID}`)
+    await screen.findByRole('heading', { level: 1 })
+    const names = (pattern: RegExp) =>
+      within(membersCard())
+        .getAllByRole('button', { name: pattern })
+        .map((button) => button.getAttribute('aria-label'))
+        .sort()
+    expect(names(/^Remove /)).toEqual(['Remove Ben Ortiz', 'Remove Cleo Park'])
+    expect(names(/the admin$/)).toEqual(['Make Ben Ortiz the admin', 'Make Cleo Park the admin'])
+    unmount()
+
+    await renderCirclesPage(`/circles/${CIRCLE_ID}`, { language: 'de' })
+    await screen.findByRole('heading', { name: '3 Mitglieder' })
+    expect(names(/ entfernen$/)).toEqual(['Ben Ortiz entfernen', 'Cleo Park entfernen'])
+    expect(names(/zum Admin machen$/)).toEqual(['Ben Ortiz zum Admin machen', 'Cleo Park zum Admin machen'])
+    expect(within(row('Ben Ortiz')).getByRole('button', { name: 'Ben Ortiz entfernen' }).textContent).toBe(
+      'Entfernen',
+    )
   })
 })

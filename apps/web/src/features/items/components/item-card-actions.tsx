@@ -1,8 +1,9 @@
 import type { TItem } from '@circles/shared'
 import { Pencil, Trash2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { Button, buttonClasses } from '@/components/ui/button'
+import { withFrom } from '@/lib/return-path'
 
 /**
  * Edit and delete on a circle's items list (spec 001 §6: the owner or admin, with the same restrictions
@@ -22,11 +23,12 @@ export function ItemCardActions({
   onDelete(item: TItem): void
 }) {
   const { t } = useTranslation('items')
+  const location = useLocation()
   return (
     <>
       {edit ? (
         <Link
-          to={`/circle/${item.circleId}/items/${item.id}/edit`}
+          to={withFrom(`/circle/${item.circleId}/items/${item.id}/edit`, location.pathname + location.search)}
           aria-label={t('card.editNamed', { name: item.name })}
           className={buttonClasses({ variant: 'secondary', size: 'sm' })}
         >

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { api } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
+import { fromParam } from '@/lib/return-path'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useCircleItems, useItem } from '../api/items'
@@ -25,6 +26,9 @@ export function CircleItemsPage() {
   const navigate = useNavigate()
   const location = useLocation()
   const flash = (location.state as { error?: string } | null)?.error
+  // Opened from another page (the circle's 'Add item', an Edit link): Back, Cancel and Save go there.
+  const from = fromParam(location.search)
+  const addRequested = new URLSearchParams(location.search).get('add') === '1'
   const editing = useEditedItem(circleId, itemId)
   const circle = useQuery({
     queryKey: ['items', 'circle-info', circleId],
@@ -35,7 +39,8 @@ export function CircleItemsPage() {
     enabled: Boolean(circleId),
   })
   const items = useCircleItems(circleId)
-  const [adding, setAdding] = useState(false)
+  const [addingHere, setAdding] = useState(false)
+  const adding = addingHere || addRequested
   const [deleting, setDeleting] = useState<TItem | null>(null)
   const me = getSession().user?.id
   useDocumentTitle(
@@ -45,7 +50,13 @@ export function CircleItemsPage() {
   )
 
   if (!circleId) return <Navigate to="/dashboard" replace />
-  const backToList = () => void navigate(`/circle/${circleId}/items`, { replace: true })
+  const listPath = `/circle/${circleId}/items`
+  const backToList = () => void navigate(from ?? listPath, { replace: true })
+  const stopAdding = () => {
+    setAdding(false)
+    if (addRequested) void navigate(from ?? listPath, { replace: true })
+  }
+  const backToCircle = from !== null && /^\/circles?\/[^/]+$/.test(from)
 
   return (
     <main
@@ -53,11 +64,15 @@ export function CircleItemsPage() {
       className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
     >
       <Link
-        to="/dashboard"
+        to={from ?? '/dashboard'}
         className="-ms-2 inline-flex h-11 items-center gap-1.5 self-start rounded-md px-2 text-sm font-medium text-fg-muted transition-colors hover:bg-surface-2 hover:text-fg sm:h-9"
       >
         <ArrowLeft aria-hidden="true" className="size-4 rtl:rotate-180" />
-        {t('circleItems.back')}
+        {from === null
+          ? t('circleItems.back')
+          : backToCircle && circle.data
+            ? t('circleItems.backToCircle', { circle: circle.data.name })
+            : t('circleItems.backToPrevious')}
       </Link>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex flex-col gap-1">
@@ -87,8 +102,8 @@ export function CircleItemsPage() {
       ) : null}
 
       {adding && !itemId ? (
-        <FormPanel title={t('form.title')} cancelLabel={t('form.cancel')} onCancel={() => setAdding(false)}>
-          <ItemForm circleId={circleId} onDone={() => setAdding(false)} />
+        <FormPanel title={t('form.title')} cancelLabel={t('form.cancel')} onCancel={stopAdding}>
+          <ItemForm circleId={circleId} onDone={stopAdding} />
         </FormPanel>
       ) : null}
 

@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { HandoverAnswer } from '@/components/handover-answer'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
+import { withFrom } from '@/lib/return-path'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useAnswerHandover, useItemHandovers } from '../api/handovers'
 import { useItem, useOwnershipStatus } from '../api/items'
@@ -311,7 +312,7 @@ function ItemActionsList({
       )}
       {actions.edit.allowed ? (
         <Link
-          to={`/circle/${item.circleId}/items/${item.id}/edit`}
+          to={withFrom(`/circle/${item.circleId}/items/${item.id}/edit`, `/items/${item.id}`)}
           className={buttonClasses({ variant: 'secondary', className: 'w-full' })}
         >
           <Pencil aria-hidden="true" />
