@@ -18,6 +18,7 @@ import {
 } from '@/lib/form-errors'
 import { notify } from '@/lib/notify'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
+import { useSingleFlight } from '@/lib/use-guarded-mutation'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
@@ -63,6 +64,8 @@ export function ItemForm({
   const [file, setFile] = useState<File | null>(null)
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' })
   const abort = useRef<AbortController | null>(null)
+  // The save (item, then picture) and Retry run one at a time: a double click saves once.
+  const flight = useSingleFlight()
 
   async function sendPicture(saved: TItem, original: File) {
     abort.current = new AbortController()
@@ -90,7 +93,9 @@ export function ItemForm({
     }
   }
 
-  async function save(values: TItemForm) {
+  const save = (values: TItemForm) => flight.run(() => saveOnce(values))
+
+  async function saveOnce(values: TItemForm) {
     dismissValidationToast()
     const body = { name: values.name, description: values.description ?? null }
     const saving = item
@@ -118,7 +123,11 @@ export function ItemForm({
           : t(`upload.errors.${failure.reason}`)
 
   const busy =
-    create.isPending || update.isPending || upload.phase === 'uploading' || upload.phase === 'preparing'
+    flight.busy ||
+    create.isPending ||
+    update.isPending ||
+    upload.phase === 'uploading' ||
+    upload.phase === 'preparing'
   return (
     <Form
       form={form}
@@ -268,7 +277,7 @@ export function ItemForm({
               variant="secondary"
               size="sm"
               icon={<RotateCw aria-hidden="true" />}
-              onClick={() => file && void sendPicture(upload.item, file)}
+              onClick={() => file && void flight.run(() => sendPicture(upload.item, file))}
             >
               {t('upload.retry')}
             </Button>
