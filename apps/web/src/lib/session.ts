@@ -137,19 +137,49 @@ function endSession(event: LogoutEvent): void {
   for (const listener of logoutListeners) listener(event)
 }
 
+/** The pending end: unconditional (a deliberate logout, an expired token) or only for these tokens. */
+let pendingFor: { always: boolean; tokens: Set<string> } | null = null
+
+/** True while `token` is the session's token, here and in storage (another tab may have signed in). */
+function isCurrentToken(token: string): boolean {
+  return current.token === token && (readItem(STORAGE_KEYS.token) ?? token) === token
+}
+
+function scheduleLogout(reason: string | undefined, token?: string): Promise<void> {
+  pendingFor ??= { always: false, tokens: new Set() }
+  if (token === undefined) pendingFor.always = true
+  else pendingFor.tokens.add(token)
+  pendingLogout ??= new Promise((resolve) => {
+    setTimeout(() => {
+      const ending = pendingFor
+      pendingLogout = null
+      pendingFor = null
+      // A 401 ends only the session whose token it answered: a new session started meanwhile stays.
+      if (ending?.always || [...(ending?.tokens ?? [])].some(isCurrentToken)) {
+        endSession(reason === undefined ? {} : { reason })
+      }
+      resolve()
+    }, LIMITS.logoutDelayMs)
+  })
+  return pendingLogout
+}
+
 /**
  * Ends the session after LIMITS.logoutDelayMs (spec 000 §4), so a burst of 401s from parallel
  * requests ends it once. Resolves when the session is cleared.
  */
 export function logout(reason?: string): Promise<void> {
-  pendingLogout ??= new Promise((resolve) => {
-    setTimeout(() => {
-      pendingLogout = null
-      endSession(reason === undefined ? {} : { reason })
-      resolve()
-    }, LIMITS.logoutDelayMs)
-  })
-  return pendingLogout
+  return scheduleLogout(reason)
+}
+
+/**
+ * A 401 answered a request sent with `token`: ends the session only if that token is still the
+ * session's, now and when the delay is over. A late answer to a request from before a new sign-in,
+ * in this tab or another, leaves the new session alone (docs/decisions/0028).
+ */
+export function logoutForRejectedToken(token: string): Promise<void> {
+  if (!isCurrentToken(token)) return Promise.resolve()
+  return scheduleLogout(undefined, token)
 }
 
 if (typeof window !== 'undefined') {
