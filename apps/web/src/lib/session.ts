@@ -72,12 +72,16 @@ function clearAuthStorage(): void {
   removeItem(STORAGE_KEYS.userId)
 }
 
-function readSession(): Session {
+/**
+ * The stored session. `clearInvalid` removes an expired or half-written one from storage: right on
+ * load, but not while another tab writes it (its token may arrive here before its user does).
+ */
+function readSession(clearInvalid = true): Session {
   const token = readItem(STORAGE_KEYS.token)
   if (!token) return SIGNED_OUT
   const user = parseUser(readItem(STORAGE_KEYS.user))
   if (isTokenExpired(token) || !user) {
-    clearAuthStorage()
+    if (clearInvalid) clearAuthStorage()
     return SIGNED_OUT
   }
   return { token, user }
@@ -187,7 +191,10 @@ if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
     if (event.key !== null && event.key !== STORAGE_KEYS.token && event.key !== STORAGE_KEYS.user) return
     const wasSignedIn = current.token !== null
-    const next = restoreSession()
+    // Read only: a sign-in in another tab writes its token, then its user; clearing the token seen
+    // without its user would end that new session there (issue 23).
+    publish(readSession(false))
+    const next = current
     if (wasSignedIn && !next.token) for (const listener of logoutListeners) listener({})
   })
 }

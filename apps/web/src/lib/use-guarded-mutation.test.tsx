@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react'
 import { StrictMode, useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
@@ -115,27 +115,22 @@ describe('useGuardedMutation: a second press while the request runs is ignored',
 
 describe('useSingleFlight', () => {
   it('runs one task at a time and answers undefined for the ignored one', async () => {
-    let result: ReturnType<typeof useSingleFlight> | undefined
-    function Probe() {
-      result = useSingleFlight()
-      return null
-    }
-    renderWithClient(<Probe />)
+    const { result } = renderHook(() => useSingleFlight())
     let finish: () => void = () => undefined
     const task = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)))
     let first: Promise<void> | undefined
     act(() => {
-      first = result!.run(task)
-      expect(result!.run(task)).toBeUndefined()
+      first = result.current.run(task)
+      expect(result.current.run(task)).toBeUndefined()
     })
     expect(task).toHaveBeenCalledTimes(1)
-    expect(result!.busy).toBe(true)
+    expect(result.current.busy).toBe(true)
     await act(async () => {
       finish()
       await first
     })
-    expect(result!.busy).toBe(false)
-    act(() => void result!.run(task))
+    expect(result.current.busy).toBe(false)
+    act(() => void result.current.run(task))
     expect(task).toHaveBeenCalledTimes(2)
     await act(async () => finish())
   })
