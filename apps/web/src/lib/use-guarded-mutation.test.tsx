@@ -9,8 +9,7 @@ import { useGuardedMutation, useSingleFlight } from './use-guarded-mutation'
 function heldRequests() {
   const answers: Array<(value: string) => void> = []
   const send = vi.fn(
-    (variables: string) =>
-      new Promise<string>((resolve) => answers.push(() => resolve(`done ${variables}`))),
+    (variables: string) => new Promise<string>((resolve) => answers.push(() => resolve(`done ${variables}`))),
   )
   const answerAll = () => answers.splice(0).forEach((answer) => answer(''))
   return { send, answerAll }

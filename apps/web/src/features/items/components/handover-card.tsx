@@ -95,10 +95,19 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
             )}
           </FormField>
           <div className="flex flex-wrap gap-2">
-            <Button disabled={busy} aria-busy={busy || undefined} onClick={() => onAnswer('CONFIRMED', comment)}>
+            <Button
+              disabled={busy}
+              aria-busy={busy || undefined}
+              onClick={() => onAnswer('CONFIRMED', comment)}
+            >
               {t('handover.accept')}
             </Button>
-            <Button variant="secondary" disabled={busy} aria-busy={busy || undefined} onClick={() => onAnswer('REJECTED', comment)}>
+            <Button
+              variant="secondary"
+              disabled={busy}
+              aria-busy={busy || undefined}
+              onClick={() => onAnswer('REJECTED', comment)}
+            >
               {t('handover.reject')}
             </Button>
           </div>
