@@ -4,7 +4,7 @@
 import type { Page, Route } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { readAllEmails, waitForEmail, extractLink } from '../support/mail'
-import { PASSWORD, logIn, openForm, toast, uniqueEmail } from './auth-support'
+import { PASSWORD, logIn, openForm, screenshotScreen, toast, uniqueEmail, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs, type Session } from './circles-support'
 import { createItem } from './handovers-support'
 
@@ -118,6 +118,10 @@ test('a text file renamed .jpg is refused at the pick; nothing is saved until a 
   await expect(page.getByLabel('Picture')).toHaveAccessibleDescription(
     new RegExp(message.replace(/\./g, '\\.')),
   )
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await screenshotScreen(page, `guards-picture-refused-en-${width}`)
+  }
   await page.getByRole('button', { name: 'Save item' }).click()
   await expect(page.getByText('Picture: notes.jpg')).toHaveCount(0)
   const items = await request.get(`/api/items/circle/${circleId}`, { headers: auth(owner) })
@@ -129,6 +133,21 @@ test('a text file renamed .jpg is refused at the pick; nothing is saved until a 
   await expect(toast(page, 'success', 'Item created')).toBeVisible()
   await expect(page.getByText('Compression failed, using original file')).toHaveCount(0)
   expect(posts).toHaveLength(1)
+
+  // The same in German.
+  await useGerman(page)
+  await page.goto(`/circle/${circleId}/items`)
+  await page.getByRole('button', { name: 'Gegenstand hinzufügen' }).click()
+  await page.getByLabel('Foto', { exact: true }).setInputFiles({
+    name: 'notizen.jpg',
+    mimeType: 'image/jpeg',
+    buffer: Buffer.from('nur Notizen\n'),
+  })
+  await expect(page.getByRole('button', { name: 'Ohne Foto weiter' })).toBeVisible()
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await screenshotScreen(page, `guards-picture-refused-de-${width}`)
+  }
 })
 
 test('a 401 for an old token, arriving after a new sign-in in another tab, keeps the new session', async ({
