@@ -5,6 +5,9 @@ import { callCount } from '@/test/mock-api'
 import { testUser, validToken } from '@/test/tokens'
 import { json, mockApi, renderAuthPage } from './test/render-auth-page'
 
+// Several screens per test: room for a busy machine.
+vi.setConfig({ testTimeout: 20_000 })
+
 afterEach(() => {
   vi.unstubAllGlobals()
   localStorage.clear()

@@ -7,6 +7,9 @@ import { API, invitation, renderInvitations } from './components/invitations/tes
 import { daysAgo, json, mockApi, renderCirclesPage, toasts } from './test/render-circles-page'
 
 vi.mock('@/lib/analytics', () => ({ trackEvent: vi.fn() }))
+// Several screens per test: room for a busy machine.
+vi.setConfig({ testTimeout: 20_000 })
+
 afterEach(() => vi.unstubAllGlobals())
 
 /** Two presses in a row, the second before the page could re-render: a real double click. */

@@ -87,6 +87,9 @@ function pressTwice(element: HTMLElement) {
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 20))
 
 beforeEach(() => startSession(validToken(), testUser))
+// Several screens per test: room for a busy machine.
+vi.setConfig({ testTimeout: 20_000 })
+
 afterEach(() => vi.unstubAllGlobals())
 
 function answers(handovers: THandover[], extra: Record<string, () => Response> = {}) {

@@ -6,6 +6,9 @@ import { callCount } from '@/test/mock-api'
 import { testUser, validToken } from '@/test/tokens'
 import { json, mockApi, renderJoinPage } from './test/render-join-page'
 
+// Several screens per test: room for a busy machine.
+vi.setConfig({ testTimeout: 20_000 })
+
 afterEach(() => vi.unstubAllGlobals())
 
 const TOKEN = 'c0ffee'.repeat(10) + 'abcd'

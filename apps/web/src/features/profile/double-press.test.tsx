@@ -9,6 +9,9 @@ import { NoticePreferences } from './components/notice-preferences'
 import { ProfileInfo } from './components/profile-info'
 
 beforeEach(() => startSession(validToken(), testUser))
+// Several screens per test: room for a busy machine.
+vi.setConfig({ testTimeout: 20_000 })
+
 afterEach(() => {
   vi.unstubAllGlobals()
   notify.dismiss()
