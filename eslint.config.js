@@ -105,4 +105,20 @@ export default tseslint.config(
       }
     }),
   ),
+  // Every request that changes something goes through the guarded mutation: a second press is ignored
+  // while the first runs (docs/decisions/0028).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/use-guarded-mutation.ts', 'apps/web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ImportDeclaration[source.value='@tanstack/react-query'] > ImportSpecifier[imported.name='useMutation']",
+          message: 'Use useGuardedMutation from @/lib/use-guarded-mutation: it ignores a second press.',
+        },
+      ],
+    },
+  },
 )

@@ -138,6 +138,47 @@ describe('session handling', () => {
     expect(localStorage.getItem('token')).toBeNull()
   })
 
+  it('keeps a session started after the request was sent when its 401 arrives late', async () => {
+    const old = validToken({ jti: 'old' })
+    startSession(old, testUser)
+    let answerLate: (response: Response) => void = () => undefined
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answerLate = resolve)))
+    const late = caught(api.get('/circles'))
+    expect(sentRequest().headers.Authorization).toBe(`Bearer ${old}`)
+
+    // Logged out and in again while the request was on its way.
+    const fresh = validToken({ jti: 'fresh' })
+    startSession(fresh, testUser)
+    answerLate(answer(401, { message: 'Unauthorized', code: 'UNAUTHORIZED' }))
+    expect((await late).status).toBe(401)
+    await vi.advanceTimersByTimeAsync(LIMITS.logoutDelayMs * 2)
+    expect(getSession().token).toBe(fresh)
+    expect(localStorage.getItem('token')).toBe(fresh)
+  })
+
+  it('keeps a session another tab started when a 401 for the old token arrives', async () => {
+    const old = validToken({ jti: 'old' })
+    startSession(old, testUser)
+    fetchMock.mockResolvedValueOnce(answer(401, { message: 'Unauthorized' }))
+    const late = caught(api.get('/circles'))
+    // The other tab wrote its new session to storage; this tab's storage event has not run yet.
+    const fresh = validToken({ jti: 'other-tab' })
+    localStorage.setItem('token', fresh)
+    await late
+    await vi.advanceTimersByTimeAsync(LIMITS.logoutDelayMs)
+    expect(localStorage.getItem('token')).toBe(fresh)
+  })
+
+  it('keeps a session started during the logout delay of an old token', async () => {
+    startSession(validToken({ jti: 'old' }), testUser)
+    fetchMock.mockResolvedValueOnce(answer(401, { message: 'Unauthorized' }))
+    await caught(api.get('/circles'))
+    const fresh = validToken({ jti: 'fresh' })
+    startSession(fresh, testUser)
+    await vi.advanceTimersByTimeAsync(LIMITS.logoutDelayMs)
+    expect(getSession().token).toBe(fresh)
+  })
+
   it('keeps the session on a 401 from the login call', async () => {
     startSession(validToken(), testUser)
     fetchMock.mockResolvedValueOnce(answer(401, { message: MESSAGES.invalidCredentials }))

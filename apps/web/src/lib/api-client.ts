@@ -1,6 +1,6 @@
 import { MESSAGES } from '@circles/shared'
 import type { z } from 'zod'
-import { getSession, isTokenExpired, logout } from '@/lib/session'
+import { getSession, isTokenExpired, logout, logoutForRejectedToken } from '@/lib/session'
 
 /** Every failed call throws this; `message` is what the user may see (spec 000 §8). */
 export class ApiError extends Error {
@@ -96,7 +96,9 @@ async function request<S extends z.ZodType | undefined>(
   if (!response.ok) {
     const skipLogout = options.skipLogoutOn401 ?? PATHS_WITHOUT_LOGOUT_ON_401.has(path.split('?')[0] ?? '')
     // Without a token there is no session to end; a visitor's 401 is just an error.
-    if (response.status === 401 && token && !skipLogout) void logout()
+    // Only a 401 for the token that is still the session's ends it: this request may have been sent
+    // before a logout and a new login (here or in another tab), and its late answer must not end that.
+    if (response.status === 401 && token && !skipLogout) void logoutForRejectedToken(token)
     throw new ApiError(field(data, 'message') ?? MESSAGES.somethingWentWrong, {
       status: response.status,
       code: field(data, 'code'),

@@ -121,6 +121,22 @@ describe('login and logout', () => {
   })
 })
 
+describe('another tab', () => {
+  it('keeps a sign-in another tab is writing: its token may arrive before its user, and is not cleared', () => {
+    localStorage.clear()
+    restoreSession()
+    const fresh = validToken({ jti: 'other-tab' })
+    localStorage.setItem('token', fresh)
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: fresh }))
+    expect(localStorage.getItem('token')).toBe(fresh)
+    expect(getSession().token).toBeNull()
+
+    localStorage.setItem('user', JSON.stringify(testUser))
+    window.dispatchEvent(new StorageEvent('storage', { key: 'user' }))
+    expect(getSession()).toEqual({ token: fresh, user: testUser })
+  })
+})
+
 describe('other stored values', () => {
   it('shows the footer unless it was hidden', () => {
     expect(footerVisible.get()).toBe(true)

@@ -72,12 +72,16 @@ function clearAuthStorage(): void {
   removeItem(STORAGE_KEYS.userId)
 }
 
-function readSession(): Session {
+/**
+ * The stored session. `clearInvalid` removes an expired or half-written one from storage: right on
+ * load, but not while another tab writes it (its token may arrive here before its user does).
+ */
+function readSession(clearInvalid = true): Session {
   const token = readItem(STORAGE_KEYS.token)
   if (!token) return SIGNED_OUT
   const user = parseUser(readItem(STORAGE_KEYS.user))
   if (isTokenExpired(token) || !user) {
-    clearAuthStorage()
+    if (clearInvalid) clearAuthStorage()
     return SIGNED_OUT
   }
   return { token, user }
@@ -137,19 +141,49 @@ function endSession(event: LogoutEvent): void {
   for (const listener of logoutListeners) listener(event)
 }
 
+/** The pending end: unconditional (a deliberate logout, an expired token) or only for these tokens. */
+let pendingFor: { always: boolean; tokens: Set<string> } | null = null
+
+/** True while `token` is the session's token, here and in storage (another tab may have signed in). */
+function isCurrentToken(token: string): boolean {
+  return current.token === token && (readItem(STORAGE_KEYS.token) ?? token) === token
+}
+
+function scheduleLogout(reason: string | undefined, token?: string): Promise<void> {
+  pendingFor ??= { always: false, tokens: new Set() }
+  if (token === undefined) pendingFor.always = true
+  else pendingFor.tokens.add(token)
+  pendingLogout ??= new Promise((resolve) => {
+    setTimeout(() => {
+      const ending = pendingFor
+      pendingLogout = null
+      pendingFor = null
+      // A 401 ends only the session whose token it answered: a new session started meanwhile stays.
+      if (ending?.always || [...(ending?.tokens ?? [])].some(isCurrentToken)) {
+        endSession(reason === undefined ? {} : { reason })
+      }
+      resolve()
+    }, LIMITS.logoutDelayMs)
+  })
+  return pendingLogout
+}
+
 /**
  * Ends the session after LIMITS.logoutDelayMs (spec 000 §4), so a burst of 401s from parallel
  * requests ends it once. Resolves when the session is cleared.
  */
 export function logout(reason?: string): Promise<void> {
-  pendingLogout ??= new Promise((resolve) => {
-    setTimeout(() => {
-      pendingLogout = null
-      endSession(reason === undefined ? {} : { reason })
-      resolve()
-    }, LIMITS.logoutDelayMs)
-  })
-  return pendingLogout
+  return scheduleLogout(reason)
+}
+
+/**
+ * A 401 answered a request sent with `token`: ends the session only if that token is still the
+ * session's, now and when the delay is over. A late answer to a request from before a new sign-in,
+ * in this tab or another, leaves the new session alone (docs/decisions/0028).
+ */
+export function logoutForRejectedToken(token: string): Promise<void> {
+  if (!isCurrentToken(token)) return Promise.resolve()
+  return scheduleLogout(undefined, token)
 }
 
 if (typeof window !== 'undefined') {
@@ -157,7 +191,10 @@ if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
     if (event.key !== null && event.key !== STORAGE_KEYS.token && event.key !== STORAGE_KEYS.user) return
     const wasSignedIn = current.token !== null
-    const next = restoreSession()
+    // Read only: a sign-in in another tab writes its token, then its user; clearing the token seen
+    // without its user would end that new session there (issue 23).
+    publish(readSession(false))
+    const next = current
     if (wasSignedIn && !next.token) for (const listener of logoutListeners) listener({})
   })
 }

@@ -1,6 +1,6 @@
 import { ZLoginOptionsResponse, ZLoginResponse, type TLoginResponse } from '@circles/shared'
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { ApiError, api } from '@/lib/api-client'
 import { passkeysSupported } from '@/lib/passkeys'
 
@@ -87,4 +87,4 @@ export async function loginWithPasskey(email: string): Promise<TLoginResponse> {
   return session.data
 }
 
-export const usePasskeyLogin = () => useMutation({ mutationFn: loginWithPasskey })
+export const usePasskeyLogin = () => useGuardedMutation({ mutationFn: loginWithPasskey })

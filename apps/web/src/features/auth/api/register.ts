@@ -1,8 +1,8 @@
 import { ZRegisterResponse, type TRegisterRequest } from '@circles/shared'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
 /** POST /users/register. `language` picks the language of the verification email. */
 export const register = (body: TRegisterRequest) => api.post('/users/register', body, ZRegisterResponse)
 
-export const useRegister = () => useMutation({ mutationFn: register })
+export const useRegister = () => useGuardedMutation({ mutationFn: register })

@@ -1,9 +1,9 @@
 import { ZMessageResponse, type TEmailRequest } from '@circles/shared'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
 /** POST /users/resend-verification; a 429 carries `retryAfter` in seconds. */
 export const resendVerification = (body: TEmailRequest) =>
   api.post('/users/resend-verification', body, ZMessageResponse)
 
-export const useResendVerification = () => useMutation({ mutationFn: resendVerification })
+export const useResendVerification = () => useGuardedMutation({ mutationFn: resendVerification })

@@ -1,5 +1,5 @@
 import { ZMessageResponse } from '@circles/shared'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
 export interface ResetPasswordBody {
@@ -12,4 +12,4 @@ export interface ResetPasswordBody {
 export const resetPassword = (body: ResetPasswordBody) =>
   api.post('/users/reset-password', body, ZMessageResponse, { skipLogoutOn401: true })
 
-export const useResetPassword = () => useMutation({ mutationFn: resetPassword })
+export const useResetPassword = () => useGuardedMutation({ mutationFn: resetPassword })

@@ -1,5 +1,6 @@
 import { ZMessageResponse } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -12,7 +13,7 @@ export const cancelInvitation = (circleId: string, invitationId: string) =>
 
 export function useCancelInvitation(circleId: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (invitationId: string) => cancelInvitation(circleId, invitationId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: circleKeys.detail(circleId) }),
   })

@@ -1,5 +1,6 @@
 import { ZCircleResponse, type TCircleInput } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -8,7 +9,7 @@ export const createCircle = (body: TCircleInput) => api.post('/circles', body, Z
 
 export function useCreateCircle() {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: createCircle,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: circleKeys.all, exact: true }),
   })

@@ -1,5 +1,6 @@
 import { ZQrInvitationResponse, type TInviteRequest } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -9,7 +10,7 @@ export const createQrInvitation = (circleId: string, body: TInviteRequest) =>
 
 export function useCreateQrInvitation(circleId: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (body: TInviteRequest) => createQrInvitation(circleId, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: circleKeys.detail(circleId) }),
   })

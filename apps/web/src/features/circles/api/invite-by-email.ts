@@ -1,5 +1,6 @@
 import { ZInvitationResponse, type TInviteRequest } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -9,7 +10,9 @@ export const inviteByEmail = (circleId: string, body: TInviteRequest) =>
 
 export function useInviteByEmail(circleId: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
+    // One invitation at a time, even from a form opened again (Back) while the first is on its way.
+    mutationKey: ['circles', circleId, 'invite-by-email'],
     mutationFn: (body: TInviteRequest) => inviteByEmail(circleId, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: circleKeys.detail(circleId) }),
   })

@@ -1,5 +1,6 @@
 import { ZMessageResponse } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -13,7 +14,7 @@ export const leaveCircle = (circleId: string) =>
  */
 export function useLeaveCircle(circleId: string) {
   const queryClient = useQueryClient()
-  const mutation = useMutation({
+  const mutation = useGuardedMutation({
     mutationFn: () => leaveCircle(circleId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: circleKeys.all, exact: true }),
   })

@@ -1,5 +1,6 @@
 import { ZMessageResponse } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys, isCircleDataQuery } from './query-keys'
 
@@ -9,7 +10,7 @@ export const removeMember = (circleId: string, userId: string) =>
 
 export function useRemoveMember(circleId: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (userId: string) => removeMember(circleId, userId),
     // The circle's members and the list's member count; the dialog stays busy until both are fresh.
     onSuccess: () =>

@@ -1,5 +1,6 @@
 import { ZInvitationResponse } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -13,7 +14,7 @@ export const resendInvitation = (circleId: string, invitationId: string) =>
 
 export function useResendInvitation(circleId: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (invitationId: string) => resendInvitation(circleId, invitationId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: circleKeys.detail(circleId) }),
   })

@@ -1,5 +1,6 @@
 import { ZCircleResponse, type TCircleDetail } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys, isCircleDataQuery } from './query-keys'
 
@@ -9,7 +10,7 @@ export const transferOwnership = (circleId: string, userId: string) =>
 
 export function useTransferOwnership(circleId: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (userId: string) => transferOwnership(circleId, userId),
     onSuccess: (answer) => {
       // The page switches to the member view at once (and the admin-only panels go with it).

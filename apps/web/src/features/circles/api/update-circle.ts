@@ -1,5 +1,6 @@
 import { ZCircleResponse, type TCircleDetail, type TCircleInput } from '@circles/shared'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { circleKeys, isCircleDataQuery } from './query-keys'
 
@@ -9,7 +10,7 @@ export const updateCircle = (id: string, body: TCircleInput) =>
 
 export function useUpdateCircle(id: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (body: TCircleInput) => updateCircle(id, body),
     onSuccess: (answer) => {
       // The page shows the saved text at once; the refetch then brings the rest up to date.

@@ -1,5 +1,5 @@
 import { ZMessageResponse, type TContactRequest } from '@circles/shared'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
 /** POST /api/contact (spec 000 §7); the answer's message is not shown, the page has its own confirmation. */
@@ -8,5 +8,5 @@ export function sendContactMessage(message: TContactRequest) {
 }
 
 export function useSendContactMessage() {
-  return useMutation({ mutationFn: sendContactMessage })
+  return useGuardedMutation({ mutationFn: sendContactMessage })
 }

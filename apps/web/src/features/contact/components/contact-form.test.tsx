@@ -203,3 +203,19 @@ describe('sending', () => {
     expect(screen.queryByRole('heading', { name: 'Message sent' })).toBeNull()
   })
 })
+
+describe('a double submit sends one message (issue 23)', () => {
+  it('posts once', async () => {
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(new Response(JSON.stringify({ message: 'Thank you' }), { status: 200 })),
+    )
+    renderForm()
+    fill(VALID)
+    const form = screen.getByRole('button', { name: 'Send message' }).closest('form')!
+    fireEvent.submit(form)
+    fireEvent.submit(form)
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+  })
+})

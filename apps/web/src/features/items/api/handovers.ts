@@ -6,7 +6,8 @@ import {
   ZHandoverResponse,
   ZMessageResponse,
 } from '@circles/shared'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { itemKeys } from './items'
 
@@ -45,7 +46,8 @@ function useRefreshItems() {
 
 export function useCreateHandover() {
   const refresh = useRefreshItems()
-  return useMutation({
+  return useGuardedMutation({
+    mutationKey: ['handovers', 'create'],
     mutationFn: (body: TCreateHandoverInput) => api.post('/handovers', body, ZHandoverResponse),
     onSettled: refresh,
   })
@@ -54,7 +56,7 @@ export function useCreateHandover() {
 export function useAnswerHandover() {
   const refresh = useRefreshItems()
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
       api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
     // A confirmation's receipt: this device remembers the signed tree holding the new block. A receipt
@@ -72,7 +74,7 @@ export function useAnswerHandover() {
 
 export function useCancelHandover() {
   const refresh = useRefreshItems()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (id: string) => api.delete(`/handovers/${encodeURIComponent(id)}`, ZMessageResponse),
     onSettled: refresh,
   })

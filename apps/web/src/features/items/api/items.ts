@@ -6,7 +6,8 @@ import {
   ZMessageResponse,
   ZOwnershipStatusResponse,
 } from '@circles/shared'
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
 /** Every items query starts with `['items']`: a change refreshes lists and details alike. */
@@ -47,7 +48,7 @@ export const useItem = (id: string, { enabled = true }: { enabled?: boolean } = 
 /** POST /items, then (in the form) the picture; every items list refreshes after. */
 export function useCreateItem() {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (body: Omit<TCreateItemRequest, 'imageUrl'>) => api.post('/items', body, ZItemResponse),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
   })
@@ -56,7 +57,7 @@ export function useCreateItem() {
 /** PUT /items/:id: name, description, and the picture kept (its URL), removed (null) or untouched. */
 export function useUpdateItem(id: string) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (body: {
       name: string
       description: string | null
@@ -76,7 +77,8 @@ export const useOwnershipStatus = (id: string) =>
 
 export function useDeleteItem() {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
+    mutationKey: ['items', 'delete'],
     mutationFn: (id: string) => api.delete(`/items/${encodeURIComponent(id)}`, ZMessageResponse),
     // Not the deleted item's own query: its page is still open and would refetch into a 404.
     onSuccess: (_answer, id) =>

@@ -56,10 +56,19 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
   const [processing, setProcessing] = useState(false)
   const [notice, setNotice] = useState<string | null>(null)
 
-  const stopStream = useCallback(() => {
+  // Every start counts up; stopping counts up too, so a start still waiting for its stream knows it is
+  // no longer wanted and stops the stream the moment it arrives (the dialog was closed meanwhile).
+  const attempt = useRef(0)
+
+  const releaseStream = useCallback(() => {
     stream.current?.getTracks().forEach((track) => track.stop())
     stream.current = null
   }, [])
+
+  const stopStream = useCallback(() => {
+    attempt.current++
+    releaseStream()
+  }, [releaseStream])
 
   const startCamera = useCallback(
     async (wanted: Facing, switching = false) => {
@@ -67,8 +76,11 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
         setView({ kind: 'upload', problem: 'noSupport' })
         return
       }
+      const mine = ++attempt.current
+      const stillWanted = () => attempt.current === mine
       setView({ kind: switching ? 'switching' : 'starting' })
       await new Promise((resolve) => setTimeout(resolve, CAMERA.startDelayMs))
+      if (!stillWanted()) return
       try {
         const next = await navigator.mediaDevices.getUserMedia({
           audio: false,
@@ -78,29 +90,35 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
             height: { ideal: CAMERA.idealHeight, max: CAMERA.maxHeight },
           },
         })
-        stopStream()
+        if (!stillWanted()) {
+          next.getTracks().forEach((track) => track.stop())
+          return
+        }
+        releaseStream()
         stream.current = next
         if (video.current) {
           video.current.srcObject = next
           await video.current.play().catch(() => undefined)
         }
         const devices = await navigator.mediaDevices.enumerateDevices().catch(() => [])
+        if (!stillWanted()) return
         setCameras(devices.filter((device) => device.kind === 'videoinput').length)
         setFacing(wanted)
         setView({ kind: 'live' })
       } catch (error) {
+        if (!stillWanted()) return
         if (switching && stream.current) {
           // The other camera failed: keep the one that works.
           setNotice(t('camera.switchFailed'))
           setView({ kind: 'live' })
           return
         }
-        stopStream()
+        releaseStream()
         if (switching) setNotice(t('camera.switchingFailed'))
         setView({ kind: 'failed', problem: problemOf(error) })
       }
     },
-    [stopStream, t],
+    [releaseStream, t],
   )
 
   useEffect(() => {
@@ -169,9 +187,9 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
     )
   }
 
-  const pick = (file: File | undefined) => {
+  const pick = async (file: File | undefined) => {
     if (!file) return
-    const problem = pictureProblem(file, t)
+    const problem = await pictureProblem(file, t)
     if (problem) {
       setNotice(problem)
       return
@@ -299,7 +317,7 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
                   type="file"
                   accept="image/*"
                   className="sr-only"
-                  onChange={(event) => pick(event.target.files?.[0])}
+                  onChange={(event) => void pick(event.target.files?.[0])}
                 />
               </label>
             </div>

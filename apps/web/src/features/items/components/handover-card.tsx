@@ -96,10 +96,19 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
             )}
           </FormField>
           <div className="flex flex-wrap gap-2">
-            <Button disabled={busy} onClick={() => onAnswer('CONFIRMED', comment)}>
+            <Button
+              disabled={busy}
+              aria-busy={busy || undefined}
+              onClick={() => onAnswer('CONFIRMED', comment)}
+            >
               {t('handover.accept')}
             </Button>
-            <Button variant="secondary" disabled={busy} onClick={() => onAnswer('REJECTED', comment)}>
+            <Button
+              variant="secondary"
+              disabled={busy}
+              aria-busy={busy || undefined}
+              onClick={() => onAnswer('REJECTED', comment)}
+            >
               {t('handover.reject')}
             </Button>
           </div>
@@ -107,7 +116,7 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
       ) : null}
       {pending && isSender ? (
         <div className="border-t border-border pt-3">
-          <Button variant="secondary" disabled={busy} onClick={onCancel}>
+          <Button variant="secondary" disabled={busy} aria-busy={busy || undefined} onClick={onCancel}>
             {t('handover.cancel')}
           </Button>
         </div>

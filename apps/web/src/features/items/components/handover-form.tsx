@@ -72,7 +72,8 @@ export function HandoverForm({ itemId, members, canGiveComplete, pending, onSubm
       <Button
         type="submit"
         icon={<Send aria-hidden="true" />}
-        disabled={!receiverId || pending}
+        disabled={!receiverId}
+        loading={pending}
         className="self-start"
       >
         {t('handover.create')}

@@ -18,6 +18,7 @@ import {
 } from '@/lib/form-errors'
 import { notify } from '@/lib/notify'
 import { failureMessage, failureText as serverFailureText, translateServerError } from '@/lib/server-errors'
+import { useSingleFlight } from '@/lib/use-guarded-mutation'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
@@ -61,8 +62,13 @@ export function ItemForm({
   const [cameraOpen, setCameraOpen] = useState(false)
   const queryClient = useQueryClient()
   const [file, setFile] = useState<File | null>(null)
+  // A refused pick stands until a real picture or none is chosen: the form does not save meanwhile.
+  const [pickProblem, setPickProblem] = useState<string | null>(null)
+  const latestPick = useRef(0)
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' })
   const abort = useRef<AbortController | null>(null)
+  // The save (item, then picture) and Retry run one at a time: a double click saves once.
+  const flight = useSingleFlight()
 
   async function sendPicture(saved: TItem, original: File) {
     abort.current = new AbortController()
@@ -90,7 +96,31 @@ export function ItemForm({
     }
   }
 
-  async function save(values: TItemForm) {
+  const save = (values: TItemForm) => {
+    if (pickProblem) {
+      notify.error(pickProblem)
+      return
+    }
+    return flight.run(() => saveOnce(values))
+  }
+
+  async function pick(input: HTMLInputElement) {
+    const picked = input.files?.[0] ?? null
+    const pickNumber = ++latestPick.current
+    setFile(null)
+    const problem = picked && (await pictureProblem(picked, t))
+    if (pickNumber !== latestPick.current) return
+    if (problem) {
+      notify.error(problem)
+      input.value = ''
+      setPickProblem(problem)
+      return
+    }
+    setPickProblem(null)
+    setFile(picked)
+  }
+
+  async function saveOnce(values: TItemForm) {
     dismissValidationToast()
     const body = { name: values.name, description: values.description ?? null }
     const saving = item
@@ -118,7 +148,11 @@ export function ItemForm({
           : t(`upload.errors.${failure.reason}`)
 
   const busy =
-    create.isPending || update.isPending || upload.phase === 'uploading' || upload.phase === 'preparing'
+    flight.busy ||
+    create.isPending ||
+    update.isPending ||
+    upload.phase === 'uploading' ||
+    upload.phase === 'preparing'
   return (
     <Form
       form={form}
@@ -167,6 +201,7 @@ export function ItemForm({
       <FormField
         label={item?.imageUrl ? t('form.replacePicture') : t('form.picture')}
         hint={t('form.pictureHint')}
+        error={pickProblem ?? undefined}
       >
         {(field) => (
           <div className="flex flex-wrap items-center gap-3">
@@ -175,17 +210,7 @@ export function ItemForm({
               type="file"
               accept={PICTURE_TYPES}
               disabled={busy}
-              onChange={(event) => {
-                const picked = event.target.files?.[0] ?? null
-                const problem = picked && pictureProblem(picked, t)
-                if (problem) {
-                  notify.error(problem)
-                  event.target.value = ''
-                  setFile(null)
-                  return
-                }
-                setFile(picked)
-              }}
+              onChange={(event) => void pick(event.target)}
               className="peer sr-only"
             />
             {/* The browser's own file button speaks the browser's language; this one speaks ours. */}
@@ -211,6 +236,11 @@ export function ItemForm({
             >
               {t('camera.open')}
             </Button>
+            {pickProblem ? (
+              <Button variant="ghost" size="sm" disabled={busy} onClick={() => setPickProblem(null)}>
+                {t('form.withoutPicture')}
+              </Button>
+            ) : null}
             {file ? (
               <span className="text-sm text-fg-muted" role="status">
                 {t('form.chosen', { name: file.name })}
@@ -223,6 +253,8 @@ export function ItemForm({
         open={cameraOpen}
         onClose={() => setCameraOpen(false)}
         onConfirm={(photo) => {
+          latestPick.current++
+          setPickProblem(null)
           setFile(photo)
           setCameraOpen(false)
         }}
@@ -268,7 +300,7 @@ export function ItemForm({
               variant="secondary"
               size="sm"
               icon={<RotateCw aria-hidden="true" />}
-              onClick={() => file && void sendPicture(upload.item, file)}
+              onClick={() => file && void flight.run(() => sendPicture(upload.item, file))}
             >
               {t('upload.retry')}
             </Button>

@@ -1,5 +1,6 @@
 import { ZBlockListResponse, ZBlockResponse, ZVerificationResult } from '@circles/shared'
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
 export type BlockScope = { circleId?: string; itemId?: string }
@@ -27,7 +28,7 @@ export const useBlock = (id: string) =>
 
 /** GET /blockchain/verify/:circleId: the server recomputes the whole chain. */
 export const useVerifyCircle = () =>
-  useMutation({
+  useGuardedMutation({
     mutationFn: (circleId: string) =>
       api.get(`/blockchain/verify/${encodeURIComponent(circleId)}`, ZVerificationResult),
   })

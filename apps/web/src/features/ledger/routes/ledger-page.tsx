@@ -1,6 +1,6 @@
 import type { TBlock, TVerificationResult } from '@circles/shared'
 import { Download, ShieldCheck } from 'lucide-react'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
@@ -75,7 +75,7 @@ export function LedgerPage() {
   const { t } = useTranslation('ledger')
   const blocks = useBlocks({ circleId, itemId })
   const verify = useVerifyCircle()
-  const exported = useMutation({ mutationFn: downloadExport })
+  const exported = useGuardedMutation({ mutationFn: downloadExport })
   const checks = useLedgerVerification(blocks.data, circleId)
   const inLog = new Set(checks.flatMap((c) => (c.result?.state === 'verified' ? c.result.blockIds : [])))
   const [circleFilter, setCircleFilter] = useState(circleId ?? '')

@@ -9,7 +9,8 @@ import {
   ZUserResponse,
 } from '@circles/shared'
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { passkeysSupported } from '@/lib/passkeys'
 import { updateSessionUser } from '@/lib/session'
@@ -21,7 +22,7 @@ const profileKeys = {
 
 /** PUT /users/me: the name; the session's stored user follows. */
 export const useUpdateProfile = () =>
-  useMutation({
+  useGuardedMutation({
     mutationFn: (body: TUpdateMeRequest) => api.put('/users/me', body, ZUserResponse),
     onSuccess: ({ user }) => updateSessionUser(user),
   })
@@ -37,7 +38,7 @@ export const usePasskeys = (enabled: boolean) =>
 
 export const useDeletePasskey = () => {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (id: string) =>
       api.delete(`/webauthn/credentials/${encodeURIComponent(id)}`, ZMessageResponse),
     onSettled: () => queryClient.invalidateQueries({ queryKey: profileKeys.passkeys }),
@@ -92,7 +93,7 @@ export async function registerPasskey() {
 
 export const useRegisterPasskey = () => {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: registerPasskey,
     onSettled: () => queryClient.invalidateQueries({ queryKey: profileKeys.passkeys }),
   })
@@ -108,7 +109,7 @@ export const useNotices = () =>
 
 export const useUpdateNotices = () => {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: (body: TNoticePreferences) =>
       api.put('/users/me/notifications', body, ZNoticePreferencesResponse),
     onSuccess: ({ notices }) => queryClient.setQueryData(profileKeys.notices, notices),

@@ -1,5 +1,5 @@
 import { MESSAGES, ZMessageResponse } from '@circles/shared'
-import { useMutation } from '@tanstack/react-query'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { BellOff } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
@@ -18,7 +18,7 @@ export function UnsubscribePage() {
   const { t } = useTranslation('profile')
   useDocumentTitle(t('unsubscribe.documentTitle'))
   const token = useSearchParams()[0].get('token') ?? ''
-  const unsubscribe = useMutation({
+  const unsubscribe = useGuardedMutation({
     mutationFn: () => api.post('/users/unsubscribe', { token }, ZMessageResponse, { skipLogoutOn401: true }),
   })
 

@@ -1,0 +1,54 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { notify } from '@/lib/notify'
+import { startSession } from '@/lib/session'
+import { callCount, json, mockApi } from '@/test/mock-api'
+import { renderPages } from '@/test/render-pages'
+import { testUser, validToken } from '@/test/tokens'
+import { NoticePreferences } from './components/notice-preferences'
+import { ProfileInfo } from './components/profile-info'
+
+beforeEach(() => startSession(validToken(), testUser))
+// Several screens per test: room for a busy machine.
+vi.setConfig({ testTimeout: 20_000 })
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  notify.dismiss()
+})
+
+function submitTwice(button: HTMLElement) {
+  const form = button.closest('form')!
+  fireEvent.submit(form)
+  fireEvent.submit(form)
+}
+/** Lets every request that would go out go out. */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 20))
+
+describe('a double submit sends one request (issue 23)', () => {
+  it('Save the name', async () => {
+    const fetchMock = mockApi({
+      'PUT /api/users/me': () => json(200, { user: { ...testUser, name: 'Anna Berg' } }),
+    })
+    await renderPages({ '/': () => <ProfileInfo user={testUser} /> }, '/', { namespaces: ['profile'] })
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit' }))
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Anna Berg' } })
+    submitTwice(screen.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(callCount(fetchMock, 'PUT /api/users/me')).toBe(1))
+    await settle()
+    expect(callCount(fetchMock, 'PUT /api/users/me')).toBe(1)
+  })
+
+  it('Save the notice preferences', async () => {
+    const notices = { handoverRequests: true, handoverAnswers: false, invitations: true }
+    const fetchMock = mockApi({
+      'GET /api/users/me/notifications': () => json(200, { notices }),
+      'PUT /api/users/me/notifications': () => json(200, { notices }),
+    })
+    await renderPages({ '/': () => <NoticePreferences /> }, '/', { namespaces: ['profile'] })
+    submitTwice(await screen.findByRole('button', { name: 'Save preferences' }))
+    await waitFor(() => expect(callCount(fetchMock, 'PUT /api/users/me/notifications')).toBe(1))
+    await settle()
+    expect(callCount(fetchMock, 'PUT /api/users/me/notifications')).toBe(1)
+  })
+})
