@@ -4,8 +4,9 @@ import {
   ZHandoverListResponse,
   ZHandoverResponse,
 } from '@circles/shared'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 
 /**
  * One entry of 'Waiting for you': something only this user can answer. Handover requests today; a
@@ -33,7 +34,7 @@ export const useInbox = (userId: string | undefined) =>
 /** PUT /handovers/:id/status from the inbox; the dashboard and the items refresh after it, refused too. */
 export function useAnswerFromInbox() {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useGuardedMutation({
     mutationFn: ({ id, ...body }: THandoverAnswerInput & { id: string }) =>
       api.put(`/handovers/${encodeURIComponent(id)}/status`, body, ZHandoverResponse),
     // As on the item's pages: this device remembers the signed tree that holds the new block.
