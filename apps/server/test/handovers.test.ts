@@ -237,7 +237,7 @@ describe('answers', () => {
 })
 
 describe('members leaving', () => {
-  it('a removed receiver’s pending request is withdrawn; partial items go back to their complete holder with a block', async () => {
+  it('a removed receiver’s pending request is withdrawn; partial items pass to the admin with a block', async () => {
     const { admin, owner, receiver, item, circle } = await circleWithItem()
     const other = await createItem(t, owner, circle.id, 'Ladder')
     await handOver(t, owner, receiver, item.id)
@@ -248,17 +248,17 @@ describe('members leaving', () => {
     // The withdrawn request stays in the item's history, cancelled (docs/decisions/0029).
     const history = (await call(owner, 'GET', `/api/handovers/item/${other.id}`)).json().handovers
     expect(history.map((h: { status: string }) => h.status)).toEqual(['CANCELLED'])
-    // Otto made it and lent it partially: it is his again, completely (docs/decisions/0027).
+    // Otto made it and lent it partially: it goes to the admin, in her care (docs/decisions/0027).
     const moved = (await call(admin, 'GET', `/api/items/${item.id}`)).json().item
-    expect(moved).toMatchObject({ ownerId: owner.user.id, ownership: 'COMPLETE' })
+    expect(moved).toMatchObject({ ownerId: admin.user.id, ownership: 'PARTIAL' })
     const blocks = (await call(admin, 'GET', `/api/blockchain/circle/${circle.id}`)).json().blocks
     expect(blocks[0].content).toMatchObject({
       kind: 'AUTO_TRANSFER',
       height: 1,
       handoverId: null,
       from: { id: receiver.user.id, name: 'Rita Receiver' },
-      to: { id: owner.user.id, name: 'Otto Owner' },
-      ownership: 'COMPLETE',
+      to: { id: admin.user.id, name: 'Ada Admin' },
+      ownership: 'PARTIAL',
       reason: 'REMOVED',
     })
     expect((await call(admin, 'GET', `/api/blockchain/verify/${circle.id}`)).json().valid).toBe(true)

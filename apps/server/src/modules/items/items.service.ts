@@ -223,10 +223,9 @@ export function createItemsService(
 
   /**
    * A member leaves or is removed (`reason`): each item they hold partially goes back, in the
-   * departure's transaction, with an AUTO_TRANSFER block that says why. It goes to its last holder
-   * with complete ownership (the newest block that gave it, else its creator) with complete ownership
-   * again, when that person is still a member; otherwise to the admin, partially (spec 001 §4).
-   * docs/decisions/0027. Complete items stay with the member, isolated from the circle. The ledger
+   * departure's transaction, with an AUTO_TRANSFER block that says why. It goes to the admin (spec 001
+   * §4), with complete ownership when the admin was its last holder with complete ownership (the
+   * newest block that gave it, else its creator), partially otherwise. docs/decisions/0027. Complete items stay with the member, isolated from the circle. The ledger
    * head is locked before the items, as a confirmation locks them.
    */
   async function releaseHeldBy(
@@ -245,10 +244,9 @@ export function createItemsService(
     const nameOf = async (id: string) => names.get(id) ?? names.set(id, await repo.userName(tx, id)).get(id)!
     const notices: Notice[] = []
     for (const item of held) {
-      const before = await ledger.lastCompleteHolder(tx, circleId, item)
-      const back = before && before !== userId && (await repo.isMember(tx, circleId, before))
-      const to = { id: back ? before : adminId, name: await nameOf(back ? before : adminId) }
-      const ownership = back ? 'COMPLETE' : 'PARTIAL'
+      const to = { id: adminId, name: await nameOf(adminId) }
+      const ownership =
+        (await ledger.lastCompleteHolder(tx, circleId, item)) === adminId ? 'COMPLETE' : 'PARTIAL'
       await repo.setHolder(tx, item.id, { ownerId: to.id, ownership })
       const moved = { id: item.id, name: item.name }
       await log.append({
