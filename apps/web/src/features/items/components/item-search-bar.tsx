@@ -154,7 +154,7 @@ export function ItemSearchBar({ state, onChange, circles, members, me, total }: 
             {showLoan ? <option value="on-loan">{t('search.states.on-loan')}</option> : null}
           </Select>
         </Field>
-        <Field id={`${id}-sort`} label={t('search.sort')}>
+        <Field id={`${id}-sort`} label={t('search.sort')} wide>
           <Select
             id={`${id}-sort`}
             value={state.sort}
@@ -192,9 +192,20 @@ export function ItemSearchBar({ state, onChange, circles, members, me, total }: 
   )
 }
 
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+function Field({
+  id,
+  label,
+  wide = false,
+  children,
+}: {
+  id: string
+  label: string
+  /** The whole row on phones (the order's longer German names fit). */
+  wide?: boolean
+  children: ReactNode
+}) {
   return (
-    <div className="flex min-w-0 flex-col gap-1.5">
+    <div className={`flex min-w-0 flex-col gap-1.5 ${wide ? 'col-span-2 lg:col-span-1' : ''}`}>
       <Label htmlFor={id}>{label}</Label>
       {children}
     </div>
