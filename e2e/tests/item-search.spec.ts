@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
@@ -5,7 +6,7 @@ import { createItem, requestHandover } from './handovers-support'
 
 // Issue 23: search, filters and order of the items lists, kept in the URL, against the real server.
 
-const cards = (page: import('@playwright/test').Page) => page.getByRole('main').getByRole('article')
+const cards = (page: Page) => page.getByRole('main').getByRole('article')
 
 test('search, filter and sort on /items and a circle’s items; a link, a reload and Back keep them', async ({
   page,
