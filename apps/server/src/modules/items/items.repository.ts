@@ -1,5 +1,5 @@
 import type { TItemSort, TItemState } from '@circles/shared'
-import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import { prepared } from '../../db/prepared'
 import { circleMembers, circles, items, users } from '../../db/schema'
@@ -134,32 +134,40 @@ export async function searchItems(
   if (s.inCircle) {
     where.push(eq(items.circleId, s.inCircle), ownerIsMember)
   } else {
-    const inMyCircles = sql`exists (select 1 from circle_members m where m.circle_id = ${items.circleId} and m.user_id = ${s.viewerId})`
-    where.push(sql`(${items.ownerId} = ${s.viewerId} or (${inMyCircles} and ${ownerIsMember}))`)
+    // A hashed subplan: the caller's circles are read once, not per item.
+    const myCircles = sql`(select m.circle_id from circle_members m where m.user_id = ${s.viewerId})`
+    where.push(
+      sql`(${items.ownerId} = ${s.viewerId} or (${items.circleId} in ${myCircles} and ${ownerIsMember}))`,
+    )
   }
   for (const word of s.words) where.push(sql`${searchText} ilike ${likePattern(word)}`)
   if (s.circleId) where.push(eq(items.circleId, s.circleId))
   if (s.holderId) where.push(eq(items.ownerId, s.holderId))
   if (s.state) where.push(STATE[s.state])
-  const query = db
-    .select({ ...itemView, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(items)
-    .innerJoin(users, eq(users.id, items.ownerId))
-    .innerJoin(circles, eq(circles.id, items.circleId))
-    .where(and(...where))
-    .orderBy(...ORDER[s.sort])
-    .offset(s.offset)
-  const found = await (s.limit === undefined ? query : query.limit(s.limit))
-  let total = found[0]?.total ?? 0
-  if (found.length === 0 && s.offset > 0) {
-    // Past the last page: the window count has no row to ride on.
-    const [row] = await db
-      .select({ n: count() })
-      .from(items)
-      .where(and(...where))
-    total = row?.n ?? 0
+  const filter = and(...where)
+  if (s.limit === undefined) {
+    // The old answer: every match, in one query.
+    const rows = await selectItems(db)
+      .where(filter)
+      .orderBy(...ORDER[s.sort])
+      .offset(s.offset)
+    return { rows, total: s.offset + rows.length }
   }
-  return { rows: found.map(({ total: _, ...row }) => row), total }
+  // A page: the ids first (the order needs only the item's own columns), then the count, then the view
+  // of those few items only; the view's per-item lookups never run for the rows that are not shown.
+  const page = await db
+    .select({ id: items.id })
+    .from(items)
+    .where(filter)
+    .orderBy(...ORDER[s.sort])
+    .limit(s.limit)
+    .offset(s.offset)
+  const [counted] = await db.select({ n: count() }).from(items).where(filter)
+  const total = counted?.n ?? 0
+  if (page.length === 0) return { rows: [], total }
+  const ids = page.map((p) => p.id)
+  const found = new Map((await selectItems(db).where(inArray(items.id, ids))).map((r) => [r.item.id, r]))
+  return { rows: ids.flatMap((id) => found.get(id) ?? []), total }
 }
 
 export async function countHeldBy(db: Executor, userId: string): Promise<number> {
