@@ -34,7 +34,7 @@ test('search, filter and sort on /items and a circle’s items; a link, a reload
   await expect(cards(page)).toHaveCount(3)
 
   // Words: found in the name or the description; the URL follows the typing.
-  await page.getByRole('searchbox', { name: 'Search by name or description' }).fill('cordless')
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('cordless')
   await expect(page).toHaveURL(/\/items\?q=cordless$/)
   await expect(status).toHaveText('2 items match')
   await expect(cards(page)).toHaveCount(2)
@@ -140,9 +140,7 @@ test('German: search and the empty state', async ({ page, request, axe }) => {
   await signInAs(page, jana)
 
   await page.goto('/items?q=akku')
-  await expect(page.getByRole('searchbox', { name: 'Nach Name oder Beschreibung suchen' })).toHaveValue(
-    'akku',
-  )
+  await expect(page.getByRole('searchbox', { name: 'Gegenstände suchen' })).toHaveValue('akku')
   await expect(page.getByRole('search').getByRole('status')).toHaveText('1 Gegenstand passt')
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })

@@ -65,8 +65,8 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
     await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items'] })
     expect(await screen.findByText('2 items')).toHaveProperty('role', 'status')
     expect(queries[0]).toBe('holder=me&sort=newest&limit=24')
-    expect(screen.getByRole('searchbox', { name: 'Search by name or description' })).toBeTruthy()
-    expect(screen.getByRole('search', { name: 'Search items' })).toBeTruthy()
+    expect(screen.getByRole('searchbox', { name: 'Search items' })).toBeTruthy()
+    expect(screen.getByRole('search', { name: 'Item search' })).toBeTruthy()
   })
 
   it('starts from the link: the fields show it and the API gets it', async () => {
@@ -124,7 +124,7 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
       namespaces: ['items'],
     })
     expect(await screen.findByText('1 Gegenstand passt')).toBeTruthy()
-    expect(screen.getByRole('searchbox', { name: 'Nach Name oder Beschreibung suchen' })).toBeTruthy()
+    expect(screen.getByRole('searchbox', { name: 'Gegenstände suchen' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Filter zurücksetzen' })).toBeTruthy()
   })
 })
