@@ -617,6 +617,12 @@ const RAW_QUERIES = [
   'token=' + 'a'.repeat(5000),
   'from=2&to=1',
   '__proto__[x]=1',
+  // the item search's query (issue 23): LIKE wildcards, a backslash, numbers in disguise, repeats
+  'q=%25%5F%5C&sort=name&limit=1e2&offset=-0',
+  'q=' + '%F0%9F%94%A7'.repeat(60) + '&state=on-loan&sort=recent-handover',
+  'holder=me&holder=me&circle=00000000-0000-0000-0000-000000000000',
+  'q=%E2%80%AE%C2%A0&state=available&limit=100&offset=100000',
+  'q[]=drill&limit=0x10&offset=1.5',
 ]
 
 function queryArb(route: ApiRoute, h: Hints): fc.Arbitrary<string> {

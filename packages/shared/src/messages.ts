@@ -100,6 +100,15 @@ export const MESSAGES = {
   itemNotInCircle: 'You are no longer a member of this circle.',
   itemDeleteNeedsCompleteOwnership: 'Cannot delete this item. You do not have complete ownership.',
   itemEditForbidden: 'Only the owner or the circle admin can edit this item.',
+  // Item search (issue 23, docs/decisions/0031): the 400 answers of GET /items?… and /items/circle/:id?…
+  itemSearchTextMax: 'Search text must be at most 100 characters',
+  itemSearchBadText: 'Search text must be given once, as plain text',
+  itemSearchBadCircle: 'The circle filter must be the id of one of your circles',
+  itemSearchBadHolder: "The holder filter must be 'me' or a member's id",
+  itemSearchBadState: 'The state filter must be one of: available, pending, on-loan, handed-over',
+  itemSearchBadSort: 'The sort must be one of: newest, name, recent-handover',
+  itemSearchBadLimit: 'The limit must be a whole number from 1 to 100',
+  itemSearchBadOffset: 'The offset must be a whole number from 0 to 100000',
   itemLimitReached:
     'The Personal plan allows up to 10 items that you hold. Contact us about Enterprise for more.',
   invalidImageType: 'Invalid file type. Please upload a JPEG, PNG, or WebP image.',

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
@@ -23,6 +24,12 @@ export interface Database {
   ping(): Promise<boolean>
   close(): Promise<void>
 }
+
+/**
+ * The contrib extensions every embedded database loads: pg_trgm for the item search's trigram index
+ * (migration 0009, docs/decisions/0031). Every PGlite the app, its migration and its tests open passes these.
+ */
+export const pgliteExtensions = { pg_trgm }
 
 export function pgliteDataDir(dataDir: string) {
   return path.join(dataDir, 'db')
@@ -87,7 +94,9 @@ export async function openDatabase(
 ): Promise<Database> {
   if (opts.databaseUrl) return fromPostgres(opts.databaseUrl)
   holdDataDir(opts.dataDir, holder)
-  return fromPglite(await PGlite.create({ dataDir: pgliteDataDir(opts.dataDir) }))
+  return fromPglite(
+    await PGlite.create({ dataDir: pgliteDataDir(opts.dataDir), extensions: pgliteExtensions }),
+  )
 }
 
 /** `select 1` answered within PING_TIMEOUT_MS. */

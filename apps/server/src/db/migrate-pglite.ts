@@ -6,7 +6,7 @@
  */
 import { PGlite } from '@electric-sql/pglite'
 import { DataDirLockedError, holdDataDir } from '../lib/data-dir-lock'
-import { pgliteDataDir } from './client'
+import { pgliteDataDir, pgliteExtensions } from './client'
 import { migratePglite } from './migrate'
 
 const dataDir = process.argv[2]
@@ -17,7 +17,7 @@ if (!dataDir) {
 try {
   // The server's lock when it started this process (inherited), else one of our own.
   holdDataDir(dataDir, { role: 'database migration', action: 'migrate the database' })
-  const client = await PGlite.create({ dataDir: pgliteDataDir(dataDir) })
+  const client = await PGlite.create({ dataDir: pgliteDataDir(dataDir), extensions: pgliteExtensions })
   await migratePglite(client)
   await client.close()
   process.exit(0)

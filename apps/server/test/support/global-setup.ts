@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import type { TestProject } from 'vitest/node'
+import { pgliteExtensions } from '../../src/db/client'
 import { migratePglite } from '../../src/db/migrate'
 
 declare module 'vitest' {
@@ -18,7 +19,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-pglite-'))
   const file = path.join(dir, 'template.tar')
-  const client = await PGlite.create()
+  const client = await PGlite.create({ extensions: pgliteExtensions })
   await migratePglite(client)
   const dump = await client.dumpDataDir('none')
   await writeFile(file, Buffer.from(await dump.arrayBuffer()))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { requiredString, zText } from './common'
+import { isPlainText, requiredString, zText } from './common'
 
 /** Complete ownership lets the holder delete and hand over fully; partial lets them use it (spec 001 §4). */
 export const OWNERSHIP_KINDS = ['COMPLETE', 'PARTIAL'] as const
@@ -46,6 +46,53 @@ export type TItem = z.infer<typeof ZItem>
 
 export const ZItemResponse = z.object({ item: ZItem, message: z.string().optional() })
 export const ZItemListResponse = z.object({ items: z.array(ZItem) })
+/**
+ * Item search (issue 23, docs/decisions/0031): what GET /items and GET /items/circle/:id accept in the
+ * query string. Every parameter is optional; without any, both answer as before (every item, newest
+ * first). The web app keeps the same names in its own URL (/items?q=…&state=…), so a link keeps them.
+ */
+export const ITEM_STATES = ['available', 'pending', 'on-loan', 'handed-over'] as const
+export type TItemState = (typeof ITEM_STATES)[number]
+export const ITEM_SORTS = ['newest', 'name', 'recent-handover'] as const
+export type TItemSort = (typeof ITEM_SORTS)[number]
+export const ITEM_SEARCH_TEXT_MAX = 100
+export const ITEM_SEARCH_LIMIT_MAX = 100
+export const ITEM_SEARCH_OFFSET_MAX = 100_000
+
+/** A query value given once: `?q=a&q=b` arrives as an array and is refused with the field's message. */
+const once = (message: string) => z.string({ error: message })
+const wholeNumber = (min: number, max: number, message: string) =>
+  once(message)
+    .regex(/^\d{1,6}$/, { error: message })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
+
+export const ZItemSearchQuery = z.object({
+  /** Words in the name or the description, case-insensitive; empty means no text filter. */
+  q: once(MESSAGES.itemSearchBadText)
+    .trim()
+    .refine((v) => isPlainText(v), { error: MESSAGES.itemSearchBadText })
+    .refine((v) => v.length <= ITEM_SEARCH_TEXT_MAX, { error: MESSAGES.itemSearchTextMax })
+    .transform((v) => v || undefined)
+    .optional(),
+  circle: z.uuid({ error: MESSAGES.itemSearchBadCircle }).optional(),
+  /** `me`: what the caller holds; a user id: what that member holds. */
+  holder: once(MESSAGES.itemSearchBadHolder)
+    .refine((v) => v === 'me' || z.uuid().safeParse(v).success, { error: MESSAGES.itemSearchBadHolder })
+    .optional(),
+  state: z.enum(ITEM_STATES, { error: MESSAGES.itemSearchBadState }).optional(),
+  sort: z.enum(ITEM_SORTS, { error: MESSAGES.itemSearchBadSort }).optional(),
+  /** At most this many items from `offset` on; without it, every match (the lists' old answer). */
+  limit: wholeNumber(1, ITEM_SEARCH_LIMIT_MAX, MESSAGES.itemSearchBadLimit).optional(),
+  offset: wholeNumber(0, ITEM_SEARCH_OFFSET_MAX, MESSAGES.itemSearchBadOffset).optional(),
+})
+export type TItemSearchQuery = z.output<typeof ZItemSearchQuery>
+export type TItemSearchInput = z.input<typeof ZItemSearchQuery>
+
+/** The lists' answer with the number of every match (`items` may be one page of them). */
+export const ZItemSearchResponse = z.object({ items: z.array(ZItem), total: z.number().int() })
+export type TItemSearchResponse = z.infer<typeof ZItemSearchResponse>
+
 export const ZOwnershipStatusResponse = z.object({ hasFullOwnership: z.boolean() })
 export const ZUploadResponse = z.object({ imageUrl: z.string(), thumbnailUrl: z.string() })
 export type TUploadResponse = z.infer<typeof ZUploadResponse>

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import type { TItemSort, TItemState } from '@circles/shared'
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import { prepared } from '../../db/prepared'
 import { circleMembers, circles, items, users } from '../../db/schema'
@@ -74,6 +75,99 @@ export function listVisibleTo(db: Executor, userId: string): Promise<ItemViewRow
   return selectItems(db)
     .where(sql`(${items.ownerId} = ${userId} or (${inMyCircles} and ${ownerIsMember}))`)
     .orderBy(desc(items.createdAt))
+}
+
+/**
+ * Loans come in a later issue. The `on-loan` state and `available` already ask this one predicate, so
+ * a loans table joins here (`exists (select 1 from loans l where l.item_id = items.id and l.returned_at
+ * is null)`) and nothing else in the search changes. Until then no item is on loan.
+ */
+const onLoan = sql<boolean>`false`
+
+/** The text the trigram index of migration 0009 covers: the expression must stay exactly this. */
+const searchText = sql`(${items.name} || ' ' || coalesce(${items.description}, ''))`
+
+/** When the item last changed hands by a confirmed handover (null if never). */
+const lastHandedOver = sql`(select max(h.answered_at) from handovers h where h.item_id = ${items.id} and h.status = 'CONFIRMED')`
+
+/** `%`, `_` and `\` are literal in a search: escaped for ILIKE (whose escape character is `\`). */
+export function likePattern(word: string) {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+const STATE: Record<TItemState, SQL> = {
+  available: sql`(not ${hasPendingHandover} and ${ownerIsMember} and not ${onLoan})`,
+  pending: hasPendingHandover,
+  'on-loan': onLoan,
+  'handed-over': locked,
+}
+
+const ORDER: Record<TItemSort, SQL[]> = {
+  newest: [desc(items.createdAt), desc(items.id)],
+  name: [asc(sql`lower(${items.name})`), asc(items.name), desc(items.createdAt), desc(items.id)],
+  'recent-handover': [sql`${lastHandedOver} desc nulls last`, desc(items.createdAt), desc(items.id)],
+}
+
+export interface ItemSearch {
+  /** Whose view: every item this user may see, or (with `inCircle`) one circle's items. */
+  viewerId: string
+  inCircle?: string
+  words: string[]
+  circleId?: string
+  holderId?: string
+  state?: TItemState
+  sort: TItemSort
+  limit?: number
+  offset: number
+}
+
+/**
+ * The items lists with filters, order and a page (issue 23, docs/decisions/0031). Every word must occur
+ * in the name or the description (case-insensitive; the trigram index serves words of three characters
+ * or more). `total` counts every match, not only the page.
+ */
+export async function searchItems(
+  db: Executor,
+  s: ItemSearch,
+): Promise<{ rows: ItemViewRow[]; total: number }> {
+  const where: SQL[] = []
+  if (s.inCircle) {
+    where.push(eq(items.circleId, s.inCircle), ownerIsMember)
+  } else {
+    // A hashed subplan: the caller's circles are read once, not per item.
+    const myCircles = sql`(select m.circle_id from circle_members m where m.user_id = ${s.viewerId})`
+    where.push(
+      sql`(${items.ownerId} = ${s.viewerId} or (${items.circleId} in ${myCircles} and ${ownerIsMember}))`,
+    )
+  }
+  for (const word of s.words) where.push(sql`${searchText} ilike ${likePattern(word)}`)
+  if (s.circleId) where.push(eq(items.circleId, s.circleId))
+  if (s.holderId) where.push(eq(items.ownerId, s.holderId))
+  if (s.state) where.push(STATE[s.state])
+  const filter = and(...where)
+  if (s.limit === undefined) {
+    // The old answer: every match, in one query.
+    const rows = await selectItems(db)
+      .where(filter)
+      .orderBy(...ORDER[s.sort])
+      .offset(s.offset)
+    return { rows, total: s.offset + rows.length }
+  }
+  // A page: the ids first (the order needs only the item's own columns), then the count, then the view
+  // of those few items only; the view's per-item lookups never run for the rows that are not shown.
+  const page = await db
+    .select({ id: items.id })
+    .from(items)
+    .where(filter)
+    .orderBy(...ORDER[s.sort])
+    .limit(s.limit)
+    .offset(s.offset)
+  const [counted] = await db.select({ n: count() }).from(items).where(filter)
+  const total = counted?.n ?? 0
+  if (page.length === 0) return { rows: [], total }
+  const ids = page.map((p) => p.id)
+  const found = new Map((await selectItems(db).where(inArray(items.id, ids))).map((r) => [r.item.id, r]))
+  return { rows: ids.flatMap((id) => found.get(id) ?? []), total }
 }
 
 export async function countHeldBy(db: Executor, userId: string): Promise<number> {

@@ -8,6 +8,8 @@ import {
   ZItemImageParams,
   ZItemListResponse,
   ZItemResponse,
+  ZItemSearchQuery,
+  ZItemSearchResponse,
   ZMessageResponse,
   ZOwnershipStatusResponse,
   ZUpdateItemRequest,
@@ -54,12 +56,25 @@ export function itemsRoutes(items: ItemsService) {
     const listed = { onRequest, schema: { tags, security, response: { 200: ZItemListResponse } } }
 
     app.get('/my-items', listed, async (request) => ({ items: await items.listMine(currentUser(request)) }))
-    app.get('/', listed, async (request) => ({ items: await items.listVisible(currentUser(request)) }))
+    const searched = {
+      onRequest,
+      schema: { tags, security, querystring: ZItemSearchQuery, response: { 200: ZItemSearchResponse } },
+    }
+    // Without a query both answer as they always did (every item, newest first), plus `total`.
+    app.get('/', searched, (request) => items.search(currentUser(request), request.query))
 
     app.get(
       '/circle/:id',
-      { ...listed, schema: { ...listed.schema, params: ZCircleIdParams } },
-      async (request) => ({ items: await items.listCircle(currentUser(request), request.params.id) }),
+      { ...searched, schema: { ...searched.schema, params: ZCircleIdParams } },
+      async (request) => {
+        const user = currentUser(request)
+        if (Object.keys(request.query).length === 0) {
+          // The plain list, on its prepared statement (the circle page asks on every view).
+          const list = await items.listCircle(user, request.params.id)
+          return { items: list, total: list.length }
+        }
+        return items.search(user, request.query, request.params.id)
+      },
     )
 
     app.get(

@@ -3,6 +3,8 @@ import {
   PLANS,
   type TCreateItemRequest,
   type TItem,
+  type TItemSearchQuery,
+  type TItemSearchResponse,
   type TUpdateItemRequest,
   type TUser,
 } from '@circles/shared'
@@ -89,6 +91,34 @@ export function createItemsService(
   async function listCircle(actor: TUser, circleId: string): Promise<TItem[]> {
     await requireCircleMember(ctx.db, circleId, actor)
     return (await repo.listInCircle(ctx.db, circleId)).map(toItem)
+  }
+
+  /** Up to 8 words of the search text, each to be found in the name or the description. */
+  const MAX_WORDS = 8
+
+  /**
+   * GET /items and GET /items/circle/:id with their query (issue 23): the same items as the plain
+   * lists, filtered, sorted and paged. A circle's list checks membership first (404 as before); the
+   * circle filter of GET /items only narrows what the caller may see anyway.
+   */
+  async function search(
+    actor: TUser,
+    query: TItemSearchQuery,
+    inCircle?: string,
+  ): Promise<TItemSearchResponse> {
+    if (inCircle) await requireCircleMember(ctx.db, inCircle, actor)
+    const { rows, total } = await repo.searchItems(ctx.db, {
+      viewerId: actor.id,
+      inCircle,
+      words: (query.q ?? '').split(/\s+/).filter(Boolean).slice(0, MAX_WORDS),
+      circleId: query.circle,
+      holderId: query.holder === 'me' ? actor.id : query.holder,
+      state: query.state,
+      sort: query.sort ?? 'newest',
+      limit: query.limit,
+      offset: query.offset ?? 0,
+    })
+    return { items: rows.map(toItem), total }
   }
 
   async function get(actor: TUser, id: string): Promise<TItem> {
@@ -290,6 +320,7 @@ export function createItemsService(
     listMine,
     listVisible,
     listCircle,
+    search,
     get,
     ownershipStatus,
     create,

@@ -1,14 +1,23 @@
 import {
   type TCreateItemRequest,
   type TUpdateItemRequest,
+  ZCircleListResponse,
   ZItemListResponse,
   ZItemResponse,
+  ZItemSearchResponse,
   ZMessageResponse,
   ZOwnershipStatusResponse,
 } from '@circles/shared'
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
+import { apiQuery, type ItemSearchState } from '../lib/item-search'
 
 /** Every items query starts with `['items']`: a change refreshes lists and details alike. */
 export const itemKeys = {
@@ -16,7 +25,44 @@ export const itemKeys = {
   circle: (circleId: string) => ['items', 'circle', circleId] as const,
   mine: ['items', 'mine'] as const,
   detail: (id: string) => ['items', 'detail', id] as const,
+  search: (scope: string, state: ItemSearchState) => ['items', 'search', scope, state] as const,
 }
+
+/** Items per page of a search; 'Show more' asks for the next page. */
+export const SEARCH_PAGE_SIZE = 24
+
+/**
+ * GET /items?… (scope 'mine': /items) or GET /items/circle/:id?… (a circle's page): one search, its
+ * pages, and the number of every match. The previous results stay on screen while the next arrive.
+ */
+export const useItemSearch = (scope: { mine: true } | { circleId: string }, state: ItemSearchState) => {
+  const path = 'circleId' in scope ? `/items/circle/${encodeURIComponent(scope.circleId)}` : '/items'
+  return useInfiniteQuery({
+    queryKey: itemKeys.search('circleId' in scope ? scope.circleId : 'mine', state),
+    initialPageParam: 0,
+    queryFn: ({ signal, pageParam }) => {
+      const query = apiQuery(state, {
+        scope: 'circleId' in scope ? 'circle' : 'mine',
+        limit: SEARCH_PAGE_SIZE,
+        offset: pageParam,
+      })
+      return api.get(`${path}?${query}`, ZItemSearchResponse, { signal })
+    },
+    getNextPageParam: (last, pages) => {
+      const seen = pages.reduce((n, page) => n + page.items.length, 0)
+      return seen < last.total && last.items.length > 0 ? seen : undefined
+    },
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** GET /circles for the circle filter on /items: the circles the user is in. */
+export const useMyCircles = () =>
+  useQuery({
+    queryKey: ['items', 'my-circles'],
+    queryFn: ({ signal }) =>
+      api.get('/circles', ZCircleListResponse, { signal }).then((a) => a.circles.map((c) => c.circle)),
+  })
 
 /** GET /items/circle/:id: the circle's items (members only; 404 otherwise). */
 export const circleItemsQuery = (circleId: string) =>

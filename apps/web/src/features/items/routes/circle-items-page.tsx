@@ -12,14 +12,21 @@ import { translateServerError } from '@/lib/server-errors'
 import { fromParam } from '@/lib/return-path'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
-import { useCircleItems, useItem } from '../api/items'
-import { EmptyItems, FormPanel, ItemGrid } from '../components/item-layout'
+import { useItem, useItemSearch } from '../api/items'
+import { EmptyItems, FormPanel } from '../components/item-layout'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { ItemCardActions } from '../components/item-card-actions'
 import { ItemForm } from '../components/item-form'
+import { ItemSearchBar } from '../components/item-search-bar'
+import { ItemSearchResults } from '../components/item-search-results'
+import { cleared, isFiltered } from '../lib/item-search'
+import { useItemSearchParams } from '../lib/use-item-search-params'
 import { canDeleteItem, canEditItem } from '../lib/item-permissions'
 
-/** /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state. */
+/**
+ * /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state;
+ * searched, filtered and sorted by the query string (issue 23).
+ */
 export function CircleItemsPage() {
   const { circleId = '', itemId } = useParams()
   const { t } = useTranslation('items')
@@ -38,7 +45,12 @@ export function CircleItemsPage() {
         .then((a) => a.circle),
     enabled: Boolean(circleId),
   })
-  const items = useCircleItems(circleId)
+  const [search, setSearch] = useItemSearchParams()
+  const items = useItemSearch({ circleId }, search)
+  const found = items.data?.pages.flatMap((page) => page.items) ?? []
+  const total = items.data?.pages[0]?.total
+  // The circle has items (or a search is narrowing them): the list, not the 'Add First Item' state.
+  const listed = found.length > 0 || isFiltered(search)
   const [addingHere, setAdding] = useState(false)
   const adding = addingHere || addRequested
   const [deleting, setDeleting] = useState<TItem | null>(null)
@@ -83,7 +95,7 @@ export function CircleItemsPage() {
           </h1>
           <p className="text-fg-muted">{t('circleItems.intro')}</p>
         </div>
-        {!adding && !itemId && items.data?.length ? (
+        {!adding && !itemId && listed ? (
           <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
             {t('circleItems.add')}
           </Button>
@@ -107,6 +119,16 @@ export function CircleItemsPage() {
         </FormPanel>
       ) : null}
 
+      {listed || items.isPlaceholderData ? (
+        <ItemSearchBar
+          state={search}
+          onChange={setSearch}
+          members={(circle.data?.users ?? []).map((m) => ({ id: m.user.id, name: m.user.name }))}
+          me={me}
+          total={items.isPlaceholderData ? undefined : total}
+        />
+      ) : null}
+
       {items.isPending ? (
         <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
           <Spinner size="lg" label={t('circleItems.loading')} />
@@ -117,15 +139,22 @@ export function CircleItemsPage() {
             ? translateServerError(items.error.message)
             : t('circleItems.loadFailed')}
         </p>
-      ) : items.data.length === 0 && !adding ? (
-        <EmptyItems title={t('circleItems.emptyTitle')} body={t('circleItems.emptyBody')}>
-          <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
-            {t('circleItems.addFirst')}
-          </Button>
-        </EmptyItems>
-      ) : (
-        <ItemGrid
-          items={items.data}
+      ) : !listed && adding ? null : (
+        <ItemSearchResults
+          items={found}
+          total={total ?? 0}
+          filtered={isFiltered(search)}
+          onClear={() => setSearch(cleared(search))}
+          hasMore={items.hasNextPage}
+          loadingMore={items.isFetchingNextPage}
+          onMore={() => void items.fetchNextPage()}
+          empty={
+            <EmptyItems title={t('circleItems.emptyTitle')} body={t('circleItems.emptyBody')}>
+              <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
+                {t('circleItems.addFirst')}
+              </Button>
+            </EmptyItems>
+          }
           actions={(item) => {
             const edit = canEditItem(item, me)
             const remove = canDeleteItem(item, me)

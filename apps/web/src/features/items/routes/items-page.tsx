@@ -1,15 +1,29 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { buttonClasses } from '@/components/ui/button'
+import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
-import { useMyItems } from '../api/items'
-import { EmptyItems, ItemGrid } from '../components/item-layout'
+import { useCircleMembers } from '../api/handovers'
+import { useItemSearch, useMyCircles } from '../api/items'
+import { EmptyItems } from '../components/item-layout'
+import { ItemSearchBar } from '../components/item-search-bar'
+import { ItemSearchResults } from '../components/item-search-results'
+import { cleared, isFiltered } from '../lib/item-search'
+import { useItemSearchParams } from '../lib/use-item-search-params'
 
-/** /items (spec 001 §2): the items the user holds, in every circle. */
+/**
+ * /items (spec 001 §2): the items the user holds, in every circle; searched, filtered and sorted by the
+ * query string (issue 23), where 'Anyone' widens it to every item of the user's circles.
+ */
 export function ItemsPage() {
   const { t } = useTranslation('items')
-  const items = useMyItems()
+  const [search, setSearch] = useItemSearchParams()
+  const items = useItemSearch({ mine: true }, search)
+  const circles = useMyCircles()
+  const members = useCircleMembers(search.circle || undefined)
   useDocumentTitle(t('mine.documentTitle'))
+  const first = items.data?.pages[0]
+  const found = items.data?.pages.flatMap((page) => page.items) ?? []
 
   return (
     <main
@@ -20,6 +34,14 @@ export function ItemsPage() {
         <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('mine.title')}</h1>
         <p className="text-fg-muted">{t('mine.intro')}</p>
       </header>
+      <ItemSearchBar
+        state={search}
+        onChange={setSearch}
+        circles={circles.data ?? []}
+        members={(members.data ?? []).map((m) => ({ id: m.user.id, name: m.user.name }))}
+        me={getSession().user?.id}
+        total={items.isPlaceholderData ? undefined : first?.total}
+      />
       {items.isPending ? (
         <ul
           aria-busy="true"
@@ -34,17 +56,26 @@ export function ItemsPage() {
         <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
           {t('circleItems.loadFailed')}
         </p>
-      ) : items.data.length === 0 ? (
-        <EmptyItems title={t('mine.emptyTitle')} body={t('mine.emptyBody')}>
-          <Link to="/circles" className={buttonClasses()}>
-            {t('mine.toCircles')}
-          </Link>
-          <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
-            {t('mine.toDashboard')}
-          </Link>
-        </EmptyItems>
       ) : (
-        <ItemGrid items={items.data} />
+        <ItemSearchResults
+          items={found}
+          total={first?.total ?? 0}
+          filtered={isFiltered(search)}
+          onClear={() => setSearch(cleared(search))}
+          hasMore={items.hasNextPage}
+          loadingMore={items.isFetchingNextPage}
+          onMore={() => void items.fetchNextPage()}
+          empty={
+            <EmptyItems title={t('mine.emptyTitle')} body={t('mine.emptyBody')}>
+              <Link to="/circles" className={buttonClasses()}>
+                {t('mine.toCircles')}
+              </Link>
+              <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
+                {t('mine.toDashboard')}
+              </Link>
+            </EmptyItems>
+          }
+        />
       )}
     </main>
   )
