@@ -6,7 +6,7 @@ import { Link, Navigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { invitationEmail, pendingInvitationToken } from '@/lib/session'
-import { translateServerError } from '@/lib/server-errors'
+import { failureKey, translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
 import { useDashboardCircles, useDashboardStats, useRecentActivities } from '../api/dashboard'
@@ -39,7 +39,12 @@ const resendLink = (label: string) => (
 /** Spec 000 §8: 'Email not verified' gets its own text and the resend link; anything else one message. */
 function DashboardError({ error, onRetry }: { error: Error; onRetry(): void }) {
   const { t } = useTranslation('dashboard')
-  if (error.message.includes('Email not verified')) {
+  const key = failureKey(error)
+  if (
+    key === 'emailNotVerified' ||
+    key === 'dashboardEmailNotVerified' ||
+    error.message.includes('Email not verified')
+  ) {
     return (
       <Alert tone="warning" action={resendLink(t('unverified.action'))}>
         {translateServerError(MESSAGES.dashboardEmailNotVerified)}

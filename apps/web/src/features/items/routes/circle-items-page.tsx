@@ -8,7 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { api } from '@/lib/api-client'
-import { translateServerError } from '@/lib/server-errors'
+import { failureKey, translateServerError } from '@/lib/server-errors'
 import { fromParam } from '@/lib/return-path'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
@@ -135,7 +135,7 @@ export function CircleItemsPage() {
         </div>
       ) : items.isError ? (
         <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
-          {items.error.message === MESSAGES.notFound
+          {failureKey(items.error) === 'notFound'
             ? translateServerError(items.error.message)
             : t('circleItems.loadFailed')}
         </p>

@@ -166,9 +166,7 @@ describe('item page: every action it does not offer names its true reason (issue
       `/items/${ITEM}/handover`,
     )
     expect(screen.getByRole('link', { name: 'Edit item' })).toBeTruthy()
-    expect(reasonOf('Delete item')).toBe(
-      'You hold this item with partial ownership: you can use it and hand it on, but not delete it.',
-    )
+    expect(reasonOf('Delete item')).toBe('Cannot delete this item. You do not have complete ownership.')
     expect(document.body.textContent).not.toContain('You can only view it')
   })
 

@@ -8,7 +8,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { HandoverAnswer } from '@/components/handover-answer'
-import { failureMessage, translateServerError } from '@/lib/server-errors'
+import { failureKey, failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { withFrom } from '@/lib/return-path'
 import { useDocumentTitle } from '@/lib/use-document-title'
@@ -60,7 +60,7 @@ export function ItemPage() {
         className="flex flex-col items-start gap-4 rounded-lg border border-border bg-surface p-6 shadow-sm"
       >
         <h1 className="text-xl font-semibold tracking-tight">
-          {item.error.message === MESSAGES.notFound ? t('detail.notFound') : t('detail.loadFailed')}
+          {failureKey(item.error) === 'notFound' ? t('detail.notFound') : t('detail.loadFailed')}
         </h1>
         <Link to="/items" className={buttonClasses({ variant: 'secondary' })}>
           {t('detail.toMyItems')}
@@ -283,7 +283,8 @@ function ItemActionsList({
     state.allowed
       ? ''
       : state.reason === 'partialNote'
-        ? t('detail.partialNote')
+        ? // The spec's words (001 §6), true for a partial holder: they hold it, but not completely.
+          translateServerError(MESSAGES.itemDeleteNeedsCompleteOwnership)
         : t(`detail.reasons.${state.reason}`, { name: item.owner.name })
   return (
     <>
