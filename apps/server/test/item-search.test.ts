@@ -1,4 +1,4 @@
-import { MESSAGES, type TItem } from '@circles/shared'
+import { MESSAGES, messageKeyOf, type TItem } from '@circles/shared'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
@@ -162,7 +162,7 @@ describe('item search: GET /items with a query (issue 23)', () => {
     for (const base of ['/api/items', `/api/items/circle/${circles.shop}`]) {
       const res = await search(ada, query, base)
       expect(res.statusCode).toBe(400)
-      expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR' })
+      expect(res.json()).toEqual({ message, code: 'VALIDATION_ERROR', key: messageKeyOf(message) })
     }
   })
 

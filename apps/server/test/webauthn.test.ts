@@ -142,7 +142,11 @@ describe('passkey sign-in', () => {
     for (const email of [who.user.email, 'nobody-here@example.com']) {
       const res = await post('/login/options', { email })
       expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ code: 'NO_PASSKEYS', message: MESSAGES.passkeyNoCredentials })
+      expect(res.json()).toEqual({
+        code: 'NO_PASSKEYS',
+        message: MESSAGES.passkeyNoCredentials,
+        key: 'passkeyNoCredentials',
+      })
     }
   })
 

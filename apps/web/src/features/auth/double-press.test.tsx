@@ -64,4 +64,37 @@ describe('a double submit sends one request (issue 23)', () => {
     await settle()
     expect(callCount(fetchMock, 'POST /api/users/resend-verification')).toBe(1)
   })
+
+  it('Register', async () => {
+    const fetchMock = mockApi({
+      'POST /api/users/register': () =>
+        json(201, { message: MESSAGES.registrationNeedsVerification, requiresVerification: true }),
+    })
+    await renderAuthPage('/register')
+    await screen.findByRole('heading', { level: 1 })
+    const fields = { Name: 'Ann', Email: 'ann@example.com', Password: 'long-enough' }
+    for (const [label, value] of Object.entries(fields))
+      fireEvent.change(screen.getByLabelText(label), { target: { value } })
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'long-enough' } })
+    submitTwice(screen.getByRole('main').querySelector('button[type="submit"]')!)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Check your email' })).toBeTruthy()
+    await settle()
+    expect(callCount(fetchMock, 'POST /api/users/register')).toBe(1)
+  })
+
+  it('Reset password', async () => {
+    const token = 'f'.repeat(64)
+    const fetchMock = mockApi({
+      [`GET /api/users/verify-reset-token/${token}`]: () => json(200, { valid: true }),
+      'POST /api/users/reset-password': () => json(200, { message: MESSAGES.resetSuccess }),
+    })
+    await renderAuthPage(`/reset-password?token=${token}`)
+    await screen.findByRole('heading', { level: 1, name: 'Choose a new password' })
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'long-enough' } })
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'long-enough' } })
+    submitTwice(screen.getByRole('button', { name: 'Reset password' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Password Reset Successful' })).toBeTruthy()
+    await settle()
+    expect(callCount(fetchMock, 'POST /api/users/reset-password')).toBe(1)
+  })
 })

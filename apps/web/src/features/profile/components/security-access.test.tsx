@@ -116,3 +116,39 @@ describe('the passkey list (spec 001 §8)', () => {
     expect(screen.getByText('Multi-device passkey')).toBeTruthy()
   })
 })
+
+describe('a double press sends one request (issue 23)', () => {
+  it('Register a passkey: one options request, one browser prompt', async () => {
+    const fetchMock = mockApi({
+      'GET /api/webauthn/credentials': () => json(200, { credentials: [] }),
+      'GET /api/webauthn/register/options': () => json(200, OPTIONS),
+    })
+    startRegistration.mockRejectedValue(domError('NotAllowedError'))
+    await render()
+    const button = await screen.findByRole('button', { name: 'Register a passkey' })
+    fireEvent.click(button)
+    fireEvent.click(button)
+    expect(
+      await toasts().findByText('Registration was canceled or timed out. Please try again.'),
+    ).toBeTruthy()
+    const asked = fetchMock.mock.calls.filter(([url]) => String(url).includes('/register/options'))
+    expect(asked).toHaveLength(1)
+    expect(startRegistration).toHaveBeenCalledOnce()
+  })
+
+  it('Delete passkey: one DELETE', async () => {
+    const fetchMock = mockApi({
+      'GET /api/webauthn/credentials': () => json(200, { credentials: [PASSKEY] }),
+      'DELETE /api/webauthn/credentials/cred-1': () => json(200, { message: 'Passkey deleted' }),
+    })
+    await render()
+    const list = await screen.findByRole('list', { name: 'Passkeys' })
+    fireEvent.click(within(list).getByRole('button', { name: 'Delete' }))
+    const confirm = await screen.findByRole('button', { name: 'Delete passkey' })
+    fireEvent.click(confirm)
+    fireEvent.click(confirm)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const deletes = fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE')
+    expect(deletes).toHaveLength(1)
+  })
+})
