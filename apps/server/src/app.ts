@@ -134,7 +134,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessionTokens: createSessionTokens(opts.jwtSecret),
     unsubscribeTokens: createUnsubscribeTokens(opts.jwtSecret),
     rateLimits: config.rateLimits
-      ? createRateLimits(database.pool ? { kind: 'postgres', pool: database.pool } : { kind: 'memory' })
+      ? createRateLimits(database.pool ? { kind: 'postgres', pool: database.pool } : { kind: 'memory' }, {
+          registrationsPerHour: config.registrationsPerHour,
+        })
       : noRateLimits,
     nudgeMail: () => worker.nudge(),
     invitations: invitationLookup,

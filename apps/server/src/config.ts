@@ -41,6 +41,8 @@ const ZEnv = z.object({
     .regex(/^(true|false|\d+|[\d.:/a-fA-F, ]+)$/, 'must be true, false, a hop count or a list of addresses')
     .default('false'),
   RATE_LIMITS: onOff.default('on'),
+  /** Registrations per client address and hour (a school's or makerspace's sign-up evening behind one router). */
+  REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
   OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(5000),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   STAGING: onOff.default('off'),
@@ -71,6 +73,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number]
   trustProxy: boolean | number | string
   rateLimits: boolean
+  /** Registrations one client address may make per hour (the burst limit of 30 a minute stays). */
+  registrationsPerHour: number
   outboxIntervalMs: number
   /** Each wait of an SMTP conversation (connect, greeting, every reply); the outbox lease is sized on it. */
   smtpTimeoutMs: number
@@ -119,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: e.RATE_LIMITS === 'on',
+    registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
     outboxIntervalMs: e.OUTBOX_INTERVAL_MS,
     smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     staging: e.STAGING === 'on',

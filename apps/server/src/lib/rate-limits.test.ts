@@ -122,5 +122,32 @@ describe('rate limits in memory', () => {
       vi.advanceTimersByTime(60 * 60_000)
       await register()
     })
+
+    it('take the hour’s count from the operator (REGISTRATIONS_PER_HOUR); the burst stays 30 a minute', async () => {
+      vi.useFakeTimers()
+      const limits = createRateLimits({ kind: 'memory' }, { registrationsPerHour: 45 })
+      const register = () =>
+        limits.consume(
+          [
+            ['registerPerAddressBurst', '10.0.0.7'],
+            ['registerPerAddress', '10.0.0.7'],
+          ],
+          MESSAGES.tooManyRequests,
+        )
+      const accepted: number[] = []
+      for (let minute = 0; minute < 3; minute++) {
+        let n = 0
+        while (
+          await register().then(
+            () => true,
+            () => false,
+          )
+        )
+          n++
+        accepted.push(n)
+        vi.advanceTimersByTime(61_000)
+      }
+      expect(accepted).toEqual([30, 15, 0])
+    })
   })
 })

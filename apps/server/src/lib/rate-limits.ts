@@ -25,8 +25,8 @@ export const RATE_RULES = {
   loginPerAddress: { points: 100, duration: 15 * 60 },
   /**
    * Registrations per client address: each sends a verification email to an address someone typed.
-   * 30 people behind one router may all register in the same minute, 100 in an hour (a whole
-   * end-to-end run, about 80 from 127.0.0.1, fits); a script gets 30 emails out, then waits.
+   * 30 people behind one router may all register in the same minute, 100 in an hour (the hour's
+   * count is an operator setting, REGISTRATIONS_PER_HOUR); a script gets 30 emails out, then waits.
    */
   registerPerAddress: { points: 100, duration: 60 * 60 },
   registerPerAddressBurst: { points: 30, duration: 60 },
@@ -137,9 +137,21 @@ export function retryAfterSeconds(result: RateLimiterRes) {
   return Math.max(1, Math.ceil(result.msBeforeNext / 1000))
 }
 
-export function createRateLimits(store: RateStore): RateLimits {
+/** What an operator may set (config.ts): registrations per address and hour. */
+export interface RateSettings {
+  registrationsPerHour?: number
+}
+
+export function createRateLimits(store: RateStore, settings: RateSettings = {}): RateLimits {
+  const rules: Record<RateRule, { points: number; duration: number }> = {
+    ...RATE_RULES,
+    registerPerAddress: {
+      ...RATE_RULES.registerPerAddress,
+      points: settings.registrationsPerHour ?? RATE_RULES.registerPerAddress.points,
+    },
+  }
   const limiters = Object.fromEntries(
-    Object.entries(RATE_RULES).map(([name, rule]) => [name, createLimiter(store, name, rule)]),
+    Object.entries(rules).map(([name, rule]) => [name, createLimiter(store, name, rule)]),
   ) as Record<RateRule, RateLimiterAbstract>
 
   const loginFailures = createLimiter(store, 'loginFailuresPerPair', {

@@ -43,16 +43,23 @@ export function ItemSearchBar({ state, onChange, circles, members, me, total }: 
       setText(state.q)
     }
   }, [state.q])
+  // The typing pause's write. A filter picked meanwhile carries the text itself and cancels it: the
+  // pause's write would otherwise land after the filter's, from the state before it, and undo it.
+  const typing = useRef<ReturnType<typeof setTimeout>>(undefined)
   useEffect(() => {
     if (text.trim() === state.q.trim()) return
-    const timer = setTimeout(() => {
+    typing.current = setTimeout(() => {
       lastQ.current = text
       onChange({ ...state, q: text }, { replace: true })
     }, TYPING_PAUSE_MS)
-    return () => clearTimeout(timer)
+    return () => clearTimeout(typing.current)
   }, [text, state, onChange])
 
-  const set = (patch: Partial<ItemSearchState>) => onChange({ ...state, q: text, ...patch })
+  const set = (patch: Partial<ItemSearchState>) => {
+    clearTimeout(typing.current)
+    lastQ.current = text
+    onChange({ ...state, q: text, ...patch })
+  }
   const filtered = isFiltered({ ...state, q: text })
   const status = useSettledText(
     total === undefined
