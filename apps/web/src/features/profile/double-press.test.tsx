@@ -7,6 +7,7 @@ import { renderPages } from '@/test/render-pages'
 import { testUser, validToken } from '@/test/tokens'
 import { NoticePreferences } from './components/notice-preferences'
 import { ProfileInfo } from './components/profile-info'
+import { UnsubscribePage } from './routes/unsubscribe-page'
 
 beforeEach(() => startSession(validToken(), testUser))
 // Several screens per test: room for a busy machine.
@@ -50,5 +51,20 @@ describe('a double submit sends one request (issue 23)', () => {
     await waitFor(() => expect(callCount(fetchMock, 'PUT /api/users/me/notifications')).toBe(1))
     await settle()
     expect(callCount(fetchMock, 'PUT /api/users/me/notifications')).toBe(1)
+  })
+
+  it('Unsubscribe', async () => {
+    const fetchMock = mockApi({
+      'POST /api/users/unsubscribe': () => json(200, { message: 'You will no longer receive these emails.' }),
+    })
+    await renderPages({ '/unsubscribe': UnsubscribePage }, '/unsubscribe?token=tok', {
+      namespaces: ['profile'],
+    })
+    const button = await screen.findByRole('button', { name: 'Unsubscribe' })
+    fireEvent.click(button)
+    fireEvent.click(button)
+    expect(await screen.findByText('You will no longer receive these emails.')).toBeTruthy()
+    await settle()
+    expect(callCount(fetchMock, 'POST /api/users/unsubscribe')).toBe(1)
   })
 })

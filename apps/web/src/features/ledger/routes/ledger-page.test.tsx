@@ -87,6 +87,24 @@ describe('ledger page', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: '#0' })).toBeNull())
   })
 
+  it('a double press on Verify chain asks the server once (issue 23)', async () => {
+    const fetchMock = mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [block(0)] }),
+      [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
+        json(200, { valid: true, message: MESSAGES.ledgerValid, blockCount: 1, failingBlocks: [] }),
+      '*': () => json(404, { message: MESSAGES.notFound }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    const button = await screen.findByRole('button', { name: 'Verify chain' })
+    fireEvent.click(button)
+    fireEvent.click(button)
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/verify/'))).toHaveLength(1),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/verify/'))).toHaveLength(1)
+  })
+
   it('a refused device check gives the server its say, not "offline", and raises no alarm', async () => {
     const signer = seedSigner('circles.example', new Uint8Array(32).fill(3))
     mockApi({
