@@ -285,6 +285,8 @@ test.describe('expired sessions', () => {
       route.fulfill({ json: { totalCircles: 0, pendingHandovers: 0, ownedItems: 0 } }),
     )
     await page.route('**/api/circles', (route) => route.fulfill({ json: { circles: [] } }))
+    // 'Waiting for you' (issue 23).
+    await page.route('**/api/handovers', (route) => route.fulfill({ json: { handovers: [] } }))
     await page.route('**/socket.io/**', (route) => route.abort('connectionrefused'))
     await page.goto('/dashboard')
     await expect(page.getByRole('heading', { level: 1, name: 'Willkommen zurück, Kurz Zeit' })).toBeVisible()
