@@ -35,30 +35,35 @@ interface BlockRow {
   to_id: string
   to_name: string
   ownership: BlockContent['ownership']
+  /** Encoding v2 (issue 23): why an automatic transfer happened; NULL on v1 rows and handovers. */
+  reason: 'LEFT' | 'REMOVED' | null
   requester_comment_commitment: string | null
   receiver_comment_commitment: string | null
   secret_message_commitment: string | null
 }
 
-const contentOf = (row: BlockRow, prevHash: string): BlockContent => ({
-  v: row.version as 1,
-  kind: row.kind,
-  circle: { id: row.circle_id, name: row.circle_name },
-  height: row.height,
-  prevHash,
-  first: row.first,
-  time: row.time,
-  handoverId: row.handover_id,
-  item: { id: row.item_id, name: row.item_name },
-  from: { id: row.from_id, name: row.from_name },
-  to: { id: row.to_id, name: row.to_name },
-  ownership: row.ownership,
-  commitments: {
-    requesterComment: row.requester_comment_commitment,
-    receiverComment: row.receiver_comment_commitment,
-    secretMessage: row.secret_message_commitment,
-  },
-})
+/** A row's content in its own encoding, as the server reads it back (v1 rows have no `reason`). */
+function contentOf(row: BlockRow, prevHash: string): BlockContent {
+  const fields = {
+    kind: row.kind,
+    circle: { id: row.circle_id, name: row.circle_name },
+    height: row.height,
+    prevHash,
+    first: row.first,
+    time: row.time,
+    handoverId: row.handover_id,
+    item: { id: row.item_id, name: row.item_name },
+    from: { id: row.from_id, name: row.from_name },
+    to: { id: row.to_id, name: row.to_name },
+    ownership: row.ownership,
+    commitments: {
+      requesterComment: row.requester_comment_commitment,
+      receiverComment: row.receiver_comment_commitment,
+      secretMessage: row.secret_message_commitment,
+    },
+  }
+  return row.version === 1 ? { v: 1, ...fields } : { v: 2, ...fields, reason: row.reason }
+}
 
 /** Rewrites block `height` of the circle to name `toName` as its receiver, and re-signs everything. */
 export async function rewriteHistory(
