@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { callCount, json, mockApi } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
+import { testItem } from '@/test/items'
 import { testUser, validToken } from '@/test/tokens'
 import { ItemForm } from './components/item-form'
 import { HandoverPage } from './routes/handover-page'
@@ -14,24 +15,7 @@ const CIRCLE = '11111111-1111-4111-8111-111111111111'
 const OTHER = { id: '44444444-4444-4444-8444-444444444444', name: 'Ben Ortiz', email: 'ben@example.com' }
 const HANDOVER = '55555555-5555-4555-8555-555555555555'
 
-const item = (extra: Partial<TItem> = {}): TItem => ({
-  id: ITEM,
-  name: 'Cordless drill',
-  description: null,
-  imageUrl: null,
-  thumbnailUrl: null,
-  circleId: CIRCLE,
-  ownerId: testUser.id,
-  ownership: 'COMPLETE',
-  createdAt: '2026-11-01T10:00:00.000Z',
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  owner: { name: testUser.name },
-  circle: { name: 'Linden Street', adminId: testUser.id },
-  ownerLeftCircle: false,
-  hasPendingHandovers: false,
-  locked: false,
-  ...extra,
-})
+const item = (extra: Partial<TItem> = {}): TItem => testItem({ id: ITEM, circleId: CIRCLE, ...extra })
 
 const handover = (toMe: boolean): THandover => ({
   id: HANDOVER,

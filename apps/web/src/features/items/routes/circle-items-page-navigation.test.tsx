@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { json, mockApi, sentBodies } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
+import { testItem } from '@/test/items'
 import { testUser, validToken } from '@/test/tokens'
 import { CircleItemsPage } from './circle-items-page'
 
@@ -21,23 +22,7 @@ const circle: TCircleDetail = {
   users: [],
 } as unknown as TCircleDetail
 
-const item = (name = 'Cordless drill'): TItem => ({
-  id: ITEM,
-  name,
-  description: null,
-  imageUrl: null,
-  thumbnailUrl: null,
-  circleId: CIRCLE,
-  ownerId: testUser.id,
-  ownership: 'COMPLETE',
-  createdAt: '2026-11-01T10:00:00.000Z',
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  owner: { name: testUser.name },
-  circle: { name: 'Linden Street', adminId: testUser.id },
-  ownerLeftCircle: false,
-  hasPendingHandovers: false,
-  locked: false,
-})
+const item = (name = 'Cordless drill'): TItem => testItem({ id: ITEM, circleId: CIRCLE, name })
 
 function api(items: TItem[] = [item()]) {
   return mockApi({

@@ -4,28 +4,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { json, mockApi } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
+import { testItem } from '@/test/items'
 import { testUser, validToken } from '@/test/tokens'
 import { ItemsPage } from './items-page'
 
 const CIRCLE = '11111111-1111-4111-8111-111111111111'
 
-const item = (n: number, name: string): TItem => ({
-  id: `33333333-3333-4333-8333-33333333333${n}`,
-  name,
-  description: null,
-  imageUrl: null,
-  thumbnailUrl: null,
-  circleId: CIRCLE,
-  ownerId: testUser.id,
-  ownership: 'COMPLETE',
-  createdAt: '2026-11-01T10:00:00.000Z',
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  owner: { name: testUser.name },
-  circle: { name: 'Linden Street', adminId: testUser.id },
-  ownerLeftCircle: false,
-  hasPendingHandovers: false,
-  locked: false,
-})
+const item = (n: number, name: string): TItem =>
+  testItem({ id: `33333333-3333-4333-8333-33333333333${n}`, circleId: CIRCLE, name })
 
 const circle = {
   id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
