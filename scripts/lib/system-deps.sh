@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# System packages the test run needs: Debian's Chromium (for Playwright) and PostgreSQL (for the
-# server suite on a real database). Installs what is missing with apt-get when running as root,
+# System packages the test run needs: Debian's Chromium and its Liberation fonts (for Playwright) and
+# PostgreSQL (for the server suite on a real database). Installs what is missing with apt-get when running as root,
 # otherwise fails with a message naming what to install. Sourced by scripts/test.sh.
 
 # Prints the newest installed PostgreSQL major version that has server binaries, or nothing.
@@ -16,6 +16,10 @@ pg_installed_major() {
 
 chromium_missing() { [ ! -x /usr/bin/chromium ]; }
 
+# Arial's metric twin: the app's fallback face for Inter (docs/decisions/0033), which the e2e font test
+# draws with. Chromium only recommends it.
+liberation_missing() { [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ]; }
+
 postgresql_missing() {
   ! command -v pg_ctlcluster >/dev/null 2>&1 ||
     ! command -v pg_lsclusters >/dev/null 2>&1 ||
@@ -26,6 +30,7 @@ postgresql_missing() {
 ensure_system_deps() {
   local -a missing=()
   chromium_missing && missing+=(chromium)
+  liberation_missing && missing+=(fonts-liberation)
   postgresql_missing && missing+=(postgresql)
   if [ "${#missing[@]}" -eq 0 ]; then
     return 0

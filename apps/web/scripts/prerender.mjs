@@ -85,9 +85,8 @@ const { render, renderConsentDialog, PRERENDERED_PATHS } = await import(
 const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
 
 // The stylesheet goes inline (one round trip less before the first paint). The Inter font is preloaded
-// first thing in <head> on every page (issue 23, docs/decisions/0030): without it a first visit painted
-// in the fallback font, since with font-display: optional the font must arrive within Chromium's 100 ms
-// block period and it was only requested once the page was laid out.
+// first thing in <head> on every page (issue 23, docs/decisions/0030 and 0033): otherwise it is only
+// requested once the page is laid out, and the first paint is drawn in the metric-matched fallback.
 const cssHref = indexHtml.match(/<link rel="stylesheet"[^>]*href="(\/assets\/index-[^"]+\.css)"[^>]*>/)?.[1]
 if (!cssHref) throw new Error('no stylesheet in dist/index.html')
 const css = await readFile(path.join(dist, cssHref), 'utf8')
