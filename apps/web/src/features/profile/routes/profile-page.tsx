@@ -7,13 +7,17 @@ import { Card } from '@/components/ui/card'
 import { Tabs } from '@/components/ui/tabs'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
+import { DataTab } from '../components/data-tab'
 import { NoticePreferences } from '../components/notice-preferences'
 import { ProfileInfo } from '../components/profile-info'
 import { SecurityAccess } from '../components/security-access'
 
-type Tab = 'info' | 'security'
+type Tab = 'info' | 'security' | 'data'
 
-/** /profile (spec 001 §2): two tabs; signed out, a note and the way to sign in. */
+/**
+ * /profile (spec 001 §2): the spec's two tabs and 'Your data' (issue 24: export, deletion); signed out, a
+ * note and the way to sign in.
+ */
 export function ProfilePage() {
   const { t } = useTranslation('profile')
   const { user } = useSession()
@@ -44,6 +48,7 @@ export function ProfilePage() {
                 ),
               },
               { key: 'security', label: t('tabs.security'), panel: <SecurityAccess user={user} /> },
+              { key: 'data', label: t('tabs.data'), panel: <DataTab user={user} /> },
             ]}
           />
         </div>
