@@ -104,7 +104,7 @@ test('change the password: the other browser is signed out, this one stays; new 
   await page.setViewportSize({ width: 1280, height: 720 })
 
   // The other browser is signed out live: its socket was closed and its token is refused.
-  await expect(other.page).toHaveURL(/\/login/, { timeout: 30_000 })
+  await expect(other.page).toHaveURL(/\/login/)
   await expect.poll(() => other.page.evaluate(() => localStorage.getItem('token'))).toBeNull()
   await other.context.close()
 
