@@ -28,6 +28,8 @@ import { createContactService } from './modules/contact/contact.service'
 import { healthRoutes } from './modules/health/health.routes'
 import { createAccountsService } from './modules/users/accounts.service'
 import { createPasswordResetService } from './modules/users/password-reset.service'
+import { createChangePasswordService } from './modules/users/change-password.service'
+import { changePasswordRoutes } from './modules/users/change-password.routes'
 import { usersRoutes } from './modules/users/users.routes'
 import { createNoticesService } from './modules/users/notices.service'
 import { createVerificationService } from './modules/users/verification.service'
@@ -184,6 +186,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         }),
         { prefix: '/users' },
       )
+      await api.register(changePasswordRoutes(createChangePasswordService(ctx)), { prefix: '/users' })
       await api.register(contactRoutes(createContactService(ctx)))
       await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities, notices)), {
         prefix: '/circles',

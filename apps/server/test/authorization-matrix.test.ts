@@ -382,6 +382,23 @@ function table(): Record<string, Row> {
         payload: { handoverRequests: true, handoverAnswers: true, invitations: true },
       }),
     },
+    // One's own password only (no id to aim elsewhere). An allowed change ends the caller's other
+    // sessions, the world's tokens among them: each verified caller sends a fresh account's session.
+    'PUT /api/users/me/password': {
+      expect: anyAccount(),
+      call: async (role) => {
+        const standIn = role === 'anonymous' || role === 'unverified' ? undefined : await signedIn(t)
+        return {
+          url: '/api/users/me/password',
+          headers: standIn?.auth,
+          payload: {
+            currentPassword: DEFAULT_PASSWORD,
+            newPassword: 'a changed password',
+            confirmPassword: 'a changed password',
+          },
+        }
+      },
+    },
 
     // Passkeys: one's own; signing in with one is public.
     'GET /api/webauthn/register/options': {

@@ -69,6 +69,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'PUT /api/users/me': {},
   'GET /api/users/me/notifications': {},
   'PUT /api/users/me/notifications': {},
+  'PUT /api/users/me/password': {},
   'POST /api/users/unsubscribe': {},
   'POST /api/users/request-password-reset': {},
   'GET /api/users/verify-reset-token/:token': { params: { token: ['resetToken'] } },

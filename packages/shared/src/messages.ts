@@ -168,6 +168,13 @@ export const MESSAGES = {
   requestHeadersTooLarge: 'The request headers are too large.',
   malformedRequest: 'The request is malformed.',
   realtimeServiceUnavailable: 'Service unavailable',
+  // Change password (issue 24, docs/decisions/0039-change-password.md).
+  currentPasswordRequired: 'Please enter your current password',
+  currentPasswordWrong: 'Your current password is not correct',
+  passwordSameAsCurrent: 'The new password must be different from your current password',
+  noPasswordToChange:
+    'This account has no password yet. Use "Forgot password" on the sign-in page to set one.',
+  passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -20,4 +20,17 @@ describe('email templates', () => {
     expect(m.html).toContain('&lt;script&gt;')
     expect(m.html).toContain('a=1&amp;b=2')
   })
+
+  it('renders the password-changed notice in English and German, always sent, with the reset link', () => {
+    const resetLink = 'http://localhost:3000/forgot-password'
+    const en = emails.passwordChanged('en', { name: 'Ada', resetLink })
+    const de = emails.passwordChanged('de', { name: 'Ada', resetLink })
+    expect(en.subject).toBe('Your Circles password was changed')
+    expect(de.subject).toBe('Dein Circles-Passwort wurde geändert')
+    for (const m of [en, de]) {
+      expect(m.kind).toBe('password-changed')
+      expect(m.listUnsubscribe).toBeUndefined()
+      expect(m.text).toContain(resetLink)
+    }
+  })
 })

@@ -59,6 +59,38 @@ const passwordReset: Template<{ name: string; link: string }> = {
   }),
 }
 
+/**
+ * The security notice after a password change (issue 24, docs/decisions/0039): always sent, no
+ * unsubscribe, no secret; its link leads to a reset in case someone else changed it.
+ */
+const passwordChanged: Template<{ name: string; resetLink: string }> = {
+  en: ({ name, resetLink }) => ({
+    subject: 'Your Circles password was changed',
+    preheader: 'If this was you, there is nothing to do.',
+    heading: 'Your password was changed',
+    paragraphs: [
+      `Hi ${name},`,
+      'The password of your Circles account was just changed, and every other device where you were signed in has been signed out.',
+      "If this wasn't you, reset your password right away and check the passkeys in your profile.",
+    ],
+    action: { label: 'Reset my password', url: resetLink },
+    footnote: 'We send this notice for your security after every password change; it cannot be switched off.',
+  }),
+  de: ({ name, resetLink }) => ({
+    subject: 'Dein Circles-Passwort wurde geändert',
+    preheader: 'Wenn du das warst, musst du nichts tun.',
+    heading: 'Dein Passwort wurde geändert',
+    paragraphs: [
+      `Hallo ${name},`,
+      'das Passwort deines Circles-Kontos wurde soeben geändert, und du wurdest auf allen anderen Geräten abgemeldet.',
+      'Wenn du das nicht warst, setze dein Passwort sofort zurück und prüfe die Passkeys in deinem Profil.',
+    ],
+    action: { label: 'Passwort zurücksetzen', url: resetLink },
+    footnote:
+      'Diesen Hinweis senden wir dir zu deiner Sicherheit nach jeder Passwortänderung; er lässt sich nicht abbestellen.',
+  }),
+}
+
 interface InvitationData {
   inviterName: string
   circleName: string
@@ -184,6 +216,8 @@ export const emails = {
     finish('verify-email', lang, verifyEmail[lang](d)),
   passwordReset: (lang: Language, d: { name: string; link: string }) =>
     finish('password-reset', lang, passwordReset[lang](d)),
+  passwordChanged: (lang: Language, d: { name: string; resetLink: string }) =>
+    finish('password-changed', lang, passwordChanged[lang](d)),
   circleInvitation: (lang: Language, d: InvitationData) =>
     finish('circle-invitation', lang, circleInvitation[lang](d)),
   /** The invitation itself as a notice to an existing account (QR invitations), with unsubscribe. */

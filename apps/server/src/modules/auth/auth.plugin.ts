@@ -19,14 +19,18 @@ export function currentUser(request: FastifyRequest): TUser {
   return request.user
 }
 
+/** The bearer token a protected route was called with (`authenticate` checked it). */
+export function bearerToken(request: FastifyRequest): string {
+  const match = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)
+  if (!match?.[1]) throw unauthorized()
+  return match[1]
+}
+
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: { authenticate(token: string): Promise<TUser> }) => {
     app.decorateRequest('user', null)
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      const header = request.headers.authorization
-      const match = header?.match(/^Bearer\s+(\S+)$/i)
-      if (!match?.[1]) throw unauthorized()
-      request.user = await opts.authenticate(match[1])
+      request.user = await opts.authenticate(bearerToken(request))
     })
   },
   { name: 'auth' },

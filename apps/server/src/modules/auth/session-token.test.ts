@@ -32,4 +32,18 @@ describe('session tokens', () => {
       expect(() => tokens.verify(token), token).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }))
     }
   })
+
+  it('renews a session under a new version with the same expiry, a remembered one too; never a bad one', () => {
+    for (const rememberMe of [false, true]) {
+      const old = tokens.issue({ userId: 'u1', sv: 3 }, rememberMe)
+      const renewed = tokens.renew(old, 4)
+      expect(tokens.verify(renewed)).toEqual({ userId: 'u1', sv: 4 })
+      expect(payloadOf(renewed).exp).toBe(payloadOf(old).exp)
+    }
+    const sign = createSigner({ key: secret, algorithm: 'HS256' })
+    const expired = sign({ userId: 'u1', sv: 0, exp: Math.floor(Date.now() / 1000) - 10 })
+    expect(() => tokens.renew(expired, 1)).toThrow(expect.objectContaining({ code: 'TOKEN_EXPIRED' }))
+    const forged = createSessionTokens('y'.repeat(48)).issue({ userId: 'u1', sv: 0 })
+    expect(() => tokens.renew(forged, 1)).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }))
+  })
 })

@@ -15,6 +15,11 @@ export interface SessionTokens {
   issue(claims: SessionClaims, rememberMe?: boolean): string
   /** Verifies signature and expiry; an expired token says so, anything else is plain 401. */
   verify(token: string): SessionClaims
+  /**
+   * The same session under a new session version (a password change): a token for `token`'s user that
+   * expires when `token` does. `token` must verify.
+   */
+  renew(token: string, sv: number): string
 }
 
 /**
@@ -29,6 +34,23 @@ export function createSessionTokens(secret: string): SessionTokens {
     remembered: createSigner({ key, algorithm: ALGORITHM, expiresIn: LIMITS.rememberMeTtlSeconds * 1000 }),
   }
   const verifier = createVerifier({ key, algorithms: [ALGORITHM], requiredClaims: ['exp'] })
+  // For renewals: the expiry comes from the token renewed, not from now.
+  const renewer = createSigner({ key, algorithm: ALGORITHM })
+
+  function verifiedPayload(token: string) {
+    let payload: Record<string, unknown>
+    try {
+      payload = verifier(token) as Record<string, unknown>
+    } catch (error) {
+      if (error instanceof TokenError && error.code === TokenError.codes.expired) {
+        throw new AppError('TOKEN_EXPIRED', MESSAGES.tokenExpired)
+      }
+      throw unauthorized()
+    }
+    const { userId, sv, exp } = payload
+    if (typeof userId !== 'string' || typeof sv !== 'number' || typeof exp !== 'number') throw unauthorized()
+    return { userId, sv, exp }
+  }
 
   return {
     issue(claims, rememberMe = false) {
@@ -36,17 +58,12 @@ export function createSessionTokens(secret: string): SessionTokens {
       return sign({ userId: claims.userId, sv: claims.sv, sub: claims.userId })
     },
     verify(token) {
-      let payload: Record<string, unknown>
-      try {
-        payload = verifier(token) as Record<string, unknown>
-      } catch (error) {
-        if (error instanceof TokenError && error.code === TokenError.codes.expired) {
-          throw new AppError('TOKEN_EXPIRED', MESSAGES.tokenExpired)
-        }
-        throw unauthorized()
-      }
-      if (typeof payload.userId !== 'string' || typeof payload.sv !== 'number') throw unauthorized()
+      const payload = verifiedPayload(token)
       return { userId: payload.userId, sv: payload.sv }
+    },
+    renew(token, sv) {
+      const { userId, exp } = verifiedPayload(token)
+      return renewer({ userId, sv, sub: userId, exp })
     },
   }
 }

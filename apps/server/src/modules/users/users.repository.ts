@@ -55,6 +55,31 @@ export async function setPasswordAndEndSessions(db: Executor, id: string, passwo
     .where(eq(users.id, id))
 }
 
+/**
+ * A password change (issue 24): the new hash and a session version bump, only while the session version
+ * and the hash are those the caller checked. Answers the new session version, or undefined when either
+ * changed meanwhile (another change or a reset ended the caller's session first).
+ */
+export async function changePasswordAndEndSessions(
+  db: Executor,
+  id: string,
+  expected: { sessionVersion: number; passwordHash: string },
+  passwordHash: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(users.id, id),
+        eq(users.sessionVersion, expected.sessionVersion),
+        eq(users.passwordHash, expected.passwordHash),
+      ),
+    )
+    .returning({ sessionVersion: users.sessionVersion })
+  return row?.sessionVersion
+}
+
 const TOKEN_TABLES = { verification: emailVerificationTokens, reset: passwordResetTokens }
 export type TokenKind = keyof typeof TOKEN_TABLES
 export type TokenRow = typeof emailVerificationTokens.$inferSelect

@@ -1,6 +1,6 @@
 import { TIMINGS, type TPasskeyCredential, type TUser } from '@circles/shared'
 import { CircleCheck, CircleAlert, Fingerprint, KeyRound, Trash2 } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -11,6 +11,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { notify } from '@/lib/notify'
 import { passkeysSupported } from '@/lib/passkeys'
 import { failureMessage } from '@/lib/server-errors'
+import { ChangePassword } from './change-password'
 import { RegistrationError, useDeletePasskey, usePasskeys, useRegisterPasskey } from '../api/profile'
 
 function PasskeyRow({ passkey, onDelete }: { passkey: TPasskeyCredential; onDelete(): void }) {
@@ -136,6 +137,20 @@ function Passkeys() {
 
 /** Tab 'Security & Access' (spec 001 §2): verification, the password (masked), passkeys. */
 export function SecurityAccess({ user }: { user: TUser }) {
+  return (
+    <ChangePassword email={user.email}>
+      {(changePassword) => <SecurityAccessCard user={user} changePassword={changePassword} />}
+    </ChangePassword>
+  )
+}
+
+function SecurityAccessCard({
+  user,
+  changePassword,
+}: {
+  user: TUser
+  changePassword: { button: ReactNode; panel: ReactNode }
+}) {
   const { t } = useTranslation('profile')
   return (
     <Card className="flex flex-col gap-5 p-5 sm:p-6">
@@ -165,8 +180,12 @@ export function SecurityAccess({ user }: { user: TUser }) {
           <dd className="font-mono text-sm tracking-widest text-fg" aria-label={t('security.passwordMasked')}>
             ••••••••
           </dd>
+          {changePassword.button ? (
+            <dd className="mt-2 sm:ms-auto sm:mt-0">{changePassword.button}</dd>
+          ) : null}
         </div>
       </dl>
+      {changePassword.panel}
       <Passkeys />
     </Card>
   )
