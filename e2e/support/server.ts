@@ -124,7 +124,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (!options.dataDir) await rm(dataDir, { recursive: true, force: true })
   }
 
-  const timeoutMs = options.startTimeoutMs ?? 60_000
+  // Generous: on a loaded two-core machine the PGlite start (migrations, extensions) took over a minute;
+  // a server that cannot start exits, which is caught at once above.
+  const timeoutMs = options.startTimeoutMs ?? 180_000
   const deadline = Date.now() + timeoutMs
   let lastProblem = 'no answer yet'
   for (;;) {
