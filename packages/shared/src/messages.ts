@@ -168,6 +168,8 @@ export const MESSAGES = {
   requestHeadersTooLarge: 'The request headers are too large.',
   malformedRequest: 'The request is malformed.',
   realtimeServiceUnavailable: 'Service unavailable',
+  // Issue 24: "Download my data" (docs/decisions/0038).
+  dataExportTooMany: 'You can download your data 3 times an hour. Please try again later.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES
