@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import {
   type BlockContent,
   blockBytes,
@@ -7,7 +10,9 @@ import {
   verifyInclusion,
 } from '@circles/ledger'
 import { MESSAGES } from '@circles/shared'
+import { main as cli } from '../../../packages/ledger/src/cli'
 import { unzipSync, strFromU8 } from 'fflate'
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DataExport } from '../src/modules/export/export-format'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
@@ -40,8 +45,12 @@ async function exportOf(who: SignedIn) {
   return { res, files, data, text: strFromU8(files['circles-data.json']!) }
 }
 
+/** The app's data directory, to take a picture away from under it. */
+let dataDir: string
+
 beforeAll(async () => {
-  t = await createTestApp()
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-export-'))
+  t = await createTestApp({ env: { DATA_DIR: dataDir } })
   alice = await signedIn(t, { name: 'Alice Export' })
   bob = await signedIn(t, { name: 'Bob Export', language: 'de' })
   carol = await signedIn(t, { name: 'Carol Export' })
@@ -175,6 +184,21 @@ describe('GET /api/users/me/export', () => {
         ),
       ).toBe(true)
     }
+    // `circles-ledger verify-data` checks them offline, and finds a block changed after the fact.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-data-'))
+    const file = path.join(dir, 'circles-data.json')
+    const printed: string[] = []
+    await writeFile(file, JSON.stringify(data))
+    expect(await cli(['verify-data', file], (text) => printed.push(text))).toBe(0)
+    expect(JSON.parse(printed.join(''))).toMatchObject({ valid: true, circleCount: 1, blockCount: 1 })
+    const renamed = structuredClone(data)
+    const forged = { ...renamed.ledger.circles[0]!.blocks[0]!.content, item: { id: drillId, name: 'Hammer' } }
+    renamed.ledger.circles[0]!.blocks[0]!.content = forged
+    renamed.ledger.circles[0]!.blocks[0]!.leaf = Buffer.from(blockBytes(forged)).toString('base64')
+    await writeFile(file, JSON.stringify(renamed))
+    expect(await cli(['verify-data', file], () => undefined)).toBe(1)
+    await rm(dir, { recursive: true, force: true })
+
     // The same lines as the circle's own export gives.
     const log = await t.app.inject({
       method: 'GET',
@@ -216,6 +240,27 @@ describe('GET /api/users/me/export', () => {
       expect(text).not.toContain(other.user.email)
       expect(text).not.toContain(other.user.name)
     }
+  })
+
+  it('names a picture the store no longer has as null instead of failing the download', async () => {
+    const grace = await signedIn(t, { name: 'Grace Export' })
+    const circle = await createCircle(t, grace, { name: 'Garden' })
+    const hose = await createItem(t, grace, circle.id, 'Hose')
+    const body = multipart('image', { name: 'hose.png', type: 'image/png', bytes: await pictureBytes('png') })
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/items/${hose.id}/image`,
+      headers: { ...grace.auth, ...body.headers },
+      payload: body.payload,
+    })
+    const file = (upload.json().imageUrl as string).split('/').pop()!
+    if (t.database.kind === 'postgres')
+      await t.database.db.execute(sql`delete from stored_files where name = ${file}`)
+    else await rm(path.join(dataDir, 'uploads', file))
+
+    const { files, data } = await exportOf(grace)
+    expect(data.items).toEqual([expect.objectContaining({ id: hose.id, picture: null })])
+    expect(Object.keys(files).sort()).toEqual(['README.txt', 'circles-data.json'])
   })
 
   it('allows 3 downloads an hour per account, then answers 429 with the reason and when to retry', async () => {

@@ -123,7 +123,7 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                     - ledger: the ledger blocks about you, per circle, each with its hash, its
                       hashed bytes ("leaf", base64), its content and its audit path to the
                       circle's signed checkpoint, so anyone can check them with the keys in
-                      "ledger.keys" (the circles-ledger tool checks a whole circle's export)
+                      "ledger.keys" (npx circles-ledger verify-data circles-data.json)
                     - activities: your activity feed
 pictures/           The pictures of your items; each item's "picture" names its file.
 README.txt          This file.
@@ -150,7 +150,7 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                     - ledger: die Blöcke des Ledgers über dich, je Kreis, jeweils mit Hash,
                       gehashten Bytes ("leaf", Base64), Inhalt und Prüfpfad zum signierten
                       Checkpoint des Kreises, prüfbar mit den Schlüsseln in "ledger.keys"
-                      (das Werkzeug circles-ledger prüft den Export eines ganzen Kreises)
+                      (npx circles-ledger verify-data circles-data.json)
                     - activities: dein Aktivitätsverlauf
 pictures/           Die Bilder deiner Gegenstände; "picture" nennt die Datei des Gegenstands.
 README.txt          Diese Datei.
