@@ -1,4 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { strFromU8, unzipSync } from 'fflate'
 import sharp from 'sharp'
@@ -23,6 +27,17 @@ async function uploadPicture(request: APIRequestContext, owner: Session, itemId:
   })
   expect(uploaded.status(), await uploaded.text()).toBe(200)
   return ((await uploaded.json()) as { imageUrl: string }).imageUrl
+}
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/** `npx circles-ledger …` from the repository, as the README documents it. */
+function circlesLedger(args: string[]) {
+  return new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile('npx', ['--no-install', 'circles-ledger', ...args], { cwd: repoRoot }, (error, stdout) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout }),
+    )
+  })
 }
 
 async function openDataTab(page: Page, tab: string) {
@@ -91,6 +106,13 @@ test('a member downloads her data: the ZIP holds her JSON, her item’s picture 
     }),
   ])
   expect(data.ledger.circles[0].blocks[0].content.from.id).toBe(ida.user.id)
+
+  // Her ledger blocks check out offline against the circle's signed checkpoint.
+  const dir = await mkdtemp(join(tmpdir(), 'circles-e2e-data-'))
+  await writeFile(join(dir, 'circles-data.json'), files['circles-data.json']!)
+  const checked = await circlesLedger(['verify-data', join(dir, 'circles-data.json')])
+  expect(checked.code, checked.stdout).toBe(0)
+  expect(JSON.parse(checked.stdout)).toMatchObject({ valid: true, circleCount: 1, blockCount: 1 })
 
   // The picture is the one the app serves.
   const served = await request.get(pictureUrl, { headers: auth(ida) })
