@@ -263,6 +263,62 @@ describe('GET /api/users/me/export', () => {
     expect(Object.keys(files).sort()).toEqual(['README.txt', 'circles-data.json'])
   })
 
+  it('streams over a real connection, a picture at a time, and lets a client go away halfway', async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => warnings.push(warning)
+    process.on('warning', onWarning)
+    try {
+      const henry = await signedIn(t, { name: 'Henry Export' })
+      const circle = await createCircle(t, henry, { name: 'Attic' })
+      const jo = await signedIn(t, { name: 'Jo Export' })
+      await addMember(t, henry, circle.id, jo)
+      // Twelve items he created (a plan holds ten at once: he hands two on first).
+      const names: string[] = []
+      for (let i = 0; i < 12; i++) {
+        const item = await createItem(t, henry, circle.id, `Box ${i}`)
+        const body = multipart('image', {
+          name: `box-${i}.jpg`,
+          type: 'image/jpeg',
+          bytes: await pictureBytes('jpeg', 400 + i, 300),
+        })
+        const upload = await t.app.inject({
+          method: 'POST',
+          url: `/api/items/${item.id}/image`,
+          headers: { ...henry.auth, ...body.headers },
+          payload: body.payload,
+        })
+        names.push(`pictures/${(upload.json().imageUrl as string).split('/').pop()}`)
+        if (i < 2) await handOver(t, henry, jo, item.id, { completeOwnership: true })
+      }
+      const base = await t.app.listen({ host: '127.0.0.1', port: 0 })
+      const url = `${base}/api/users/me/export`
+
+      const whole = await fetch(url, { headers: henry.auth })
+      expect(whole.status).toBe(200)
+      // Streamed: no length known up front.
+      expect(whole.headers.get('transfer-encoding')).toBe('chunked')
+      expect(whole.headers.get('content-length')).toBeNull()
+      const files = unzipSync(new Uint8Array(await whole.arrayBuffer()))
+      // README first, the pictures in between, the JSON last (written once the pictures are known).
+      expect(Object.keys(files)).toEqual(['README.txt', ...names, 'circles-data.json'])
+
+      // A client that reads the first bytes and goes away.
+      const leaving = new AbortController()
+      const partial = await fetch(url, { headers: henry.auth, signal: leaving.signal })
+      const reader = partial.body!.getReader()
+      expect((await reader.read()).done).toBe(false)
+      leaving.abort()
+      await reader.cancel().catch(() => undefined)
+      // The server carries on: the next download (the hour's third) is whole.
+      const again = await fetch(url, { headers: henry.auth })
+      expect(Object.keys(unzipSync(new Uint8Array(await again.arrayBuffer())))).toHaveLength(14)
+      // One waiting picture at a time: no pile of abort listeners on the request's signal.
+      expect(warnings.map((w) => w.message)).toEqual([])
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
   it('allows 3 downloads an hour per account, then answers 429 with the reason and when to retry', async () => {
     const erin = await signedIn(t, { name: 'Erin Export' })
     for (let i = 0; i < 3; i++) await exportOf(erin)

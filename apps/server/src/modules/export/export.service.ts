@@ -197,8 +197,10 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
         // are in memory; already compressed, so stored as they are.
         await new Promise<void>((resolve) => {
           if (signal.aborted) return resolve()
-          signal.addEventListener('abort', () => resolve(), { once: true })
+          const onAbort = () => resolve()
+          signal.addEventListener('abort', onAbort, { once: true })
           zip.addReadStreamLazy(`${PICTURES}${name}`, { mtime, compress: false }, (give) => {
+            signal.removeEventListener('abort', onAbort)
             give(null, Readable.from([file.bytes]))
             resolve()
           })
