@@ -43,6 +43,8 @@ import { handoversRoutes } from './modules/handovers/handovers.routes'
 import { createHandoversService } from './modules/handovers/handovers.service'
 import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
+import { exportRoutes } from './modules/export/export.routes'
+import { createExportService } from './modules/export/export.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
@@ -150,11 +152,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     database.kind === 'postgres'
       ? createDatabaseStore(database.db)
       : createDiskStore(path.join(config.dataDir, 'uploads'))
-  const ledger = createLedgerService(
-    ctx,
+  const signer =
     opts.ledgerKey ??
-      ledgerSigner(config.publicUrl, randomBytes(32).toString('hex'), config.ledgerPreviousKeys),
-  )
+    ledgerSigner(config.publicUrl, randomBytes(32).toString('hex'), config.ledgerPreviousKeys)
+  const ledger = createLedgerService(ctx, signer)
   const activities = createActivitiesService(ctx)
   const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
@@ -197,6 +198,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))
       await api.register(webauthnRoutes(createWebauthnService(ctx, accounts)), { prefix: '/webauthn' })
+      await api.register(exportRoutes(createExportService(ctx, store, signer)), { prefix: '/users' })
     },
     { prefix: '/api' },
   )

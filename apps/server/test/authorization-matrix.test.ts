@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { MESSAGES } from '@circles/shared'
 import type { InjectOptions } from 'fastify'
+import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSessionTokens } from '../src/modules/auth/session-token'
 import { createUnsubscribeTokens } from '../src/lib/unsubscribe-tokens'
@@ -64,8 +65,13 @@ interface Row {
   expect: Expectation
   /** The request for one caller; may first build a fresh target, so an allowed change spoils nothing. */
   call(role: Role, as: SignedIn | undefined): Call | Promise<Call>
-  /** What this route shows to anyone holding its capability (an invitation's link shows its circle). */
-  shows?: () => string[]
+  /**
+   * What this route shows to anyone holding its capability (an invitation's link shows its circle),
+   * or to this caller (one's data export shows the secret one wrote).
+   */
+  shows?: (role: Role) => string[]
+  /** The answer's bytes to search, when they are packed (a ZIP file: every file in it, unpacked). */
+  read?: (body: Buffer) => Buffer
 }
 
 let t: TestApp
@@ -375,6 +381,14 @@ function table(): Record<string, Row> {
       expect: anyAccount(),
       call: () => ({ url: '/api/users/me/notifications' }),
     },
+    // One's own data, unpacked and searched: the holder wrote the pending handover's secret.
+    'GET /api/users/me/export': {
+      expect: anyAccount(),
+      call: () => ({ url: '/api/users/me/export' }),
+      shows: (role) => (role === 'holder' ? [w.secret] : []),
+      read: (zip) =>
+        Buffer.concat(Object.values(unzipSync(new Uint8Array(zip))).map((file) => Buffer.from(file))),
+    },
     'PUT /api/users/me/notifications': {
       expect: anyAccount(),
       call: () => ({
@@ -650,9 +664,10 @@ describe('authorization matrix', () => {
         if (status >= 400 && !(typeof res.json().message === 'string' && res.json().message.length > 0)) {
           wrong.push(`${key} as ${role}: ${status} without a message`)
         }
-        const shown: (string | Buffer)[] = row.shows?.() ?? []
+        const shown: (string | Buffer)[] = row.shows?.(role) ?? []
         // The raw body and the headers (a file name, a Location, a Content-Disposition).
-        const answer = Buffer.concat([res.rawPayload, Buffer.from(JSON.stringify(res.headers))])
+        const body = status < 300 && row.read ? row.read(res.rawPayload) : res.rawPayload
+        const answer = Buffer.concat([body, Buffer.from(JSON.stringify(res.headers))])
         for (const group of HIDDEN[role]) {
           for (const sentinel of w.sentinels[group]) {
             if (shown.includes(sentinel)) continue
@@ -662,7 +677,7 @@ describe('authorization matrix', () => {
             }
           }
         }
-        if (role === 'receiver' && res.rawPayload.includes(w.secret)) secretSeenByReceiver++
+        if (role === 'receiver' && body.includes(w.secret)) secretSeenByReceiver++
         // HEAD runs the GET route's hooks: the same refusal, no body.
         if (method === 'GET' && expected !== OK) {
           const head = await t.app.inject({ method: 'HEAD', url: call.url, headers: { ...as?.auth } })

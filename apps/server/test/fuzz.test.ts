@@ -141,6 +141,8 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/docs/static/index.html': {},
   'GET /api/docs/static/swagger-initializer.js': {},
   'DELETE /api/webauthn/credentials/:id': { params: { id: ['credential'] } },
+  // "Download my data" (docs/decisions/0038)
+  'GET /api/users/me/export': {},
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { verifyDataExport } from './verify-data-export'
 import { verifyExport } from './verify-export'
 
 const USAGE = `Usage: circles-ledger verify <export.jsonl> [--key <verifier key>]... [--trusted <checkpoint file>]
@@ -7,10 +8,17 @@ Checks a circle's ledger export (GET /api/ledger/<circleId>/export) offline: eve
 the Merkle root and signature of every checkpoint, and consistency with a checkpoint you trusted before.
 Without --key it uses the keys named in the export itself; pass the key you got from the server
 (GET /api/ledger/keys) or from another member to check against a key you trust.
-Exits 0 only when everything holds.`
+Exits 0 only when everything holds.
+
+       circles-ledger verify-data <circles-data.json> [--key <verifier key>]...
+
+Checks the ledger blocks in your "Download my data" file (GET /api/users/me/export): each block's hash,
+its content, and its audit path to its circle's signed checkpoint. Exits 0 only when everything holds.`
 
 /** Messages of the server's verify endpoint (spec 001 §8), so both print the same result shape. */
 const VALID = 'The ledger is intact: every block checks out.'
+/** A data export's blocks are a subset of each chain: each is checked against its circle's signed tree. */
+const VALID_DATA = 'Every ledger block in your data checks out against its circle’s signed checkpoint.'
 const COMPROMISED = 'The ledger has been tampered with: some blocks do not check out.'
 
 export async function main(
@@ -18,7 +26,7 @@ export async function main(
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
   const [command, file, ...rest] = argv
-  if (command !== 'verify' || !file) {
+  if ((command !== 'verify' && command !== 'verify-data') || !file) {
     out(`${USAGE}\n`)
     return 2
   }
@@ -31,7 +39,7 @@ export async function main(
       return 2
     }
     if (flag === '--key') keys.push(value)
-    else if (flag === '--trusted') {
+    else if (flag === '--trusted' && command === 'verify') {
       trusted = await readText(value, out)
       if (trusted === undefined) return 2
     } else {
@@ -41,6 +49,23 @@ export async function main(
   }
   const text = await readText(file, out)
   if (text === undefined) return 2
+  if (command === 'verify-data') {
+    const data = verifyDataExport(text, { keys: keys.length ? keys : undefined })
+    out(
+      `${JSON.stringify(
+        {
+          valid: data.valid,
+          message: data.valid ? VALID_DATA : COMPROMISED,
+          circleCount: data.circleCount,
+          blockCount: data.blockCount,
+          problems: data.problems,
+        },
+        null,
+        2,
+      )}\n`,
+    )
+    return data.valid ? 0 : 1
+  }
   const result = verifyExport(text, { keys: keys.length ? keys : undefined, trusted })
   out(
     `${JSON.stringify(

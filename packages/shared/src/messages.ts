@@ -175,6 +175,8 @@ export const MESSAGES = {
   noPasswordToChange:
     'This account has no password yet. Use "Forgot password" on the sign-in page to set one.',
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
+  // Issue 24: "Download my data" (docs/decisions/0038).
+  dataExportTooMany: 'You can download your data 3 times an hour. Please try again later.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

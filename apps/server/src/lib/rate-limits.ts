@@ -48,6 +48,11 @@ export const RATE_RULES = {
    * all day stays far below.
    */
   ledgerLogReadsPerAccount: { points: 600, duration: 60 * 60 },
+  /**
+   * "Download my data" per account (docs/decisions/0038): each reads every row and picture of the
+   * account. A person downloads once; a retry after a broken download still fits.
+   */
+  dataExportsPerAccount: { points: 3, duration: 60 * 60 },
 } as const
 
 /**

@@ -26,6 +26,19 @@ export interface RequestOptions {
   headers?: Record<string, string>
   /** Answer the body as text, unparsed (e.g. a JSON-lines export). */
   text?: boolean
+  /** Answer a file: its bytes and the name its Content-Disposition gives (e.g. the data export). */
+  file?: boolean
+}
+
+/** A file an answer carries: its bytes, and its name when the server gave one. */
+export interface DownloadedFile {
+  blob: Blob
+  fileName: string | null
+}
+
+/** The `filename` of a Content-Disposition header (plain or quoted). */
+export function dispositionFileName(header: string | null): string | null {
+  return /filename="?([^";]+)"?/i.exec(header ?? '')?.[1] ?? null
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -91,6 +104,13 @@ async function request<S extends z.ZodType | undefined>(
     })
   }
 
+  if (response.ok && options.file) {
+    const file: DownloadedFile = {
+      blob: await response.blob(),
+      fileName: dispositionFileName(response.headers.get('content-disposition')),
+    }
+    return file as Result<S>
+  }
   const text = await response.text()
   const data = parseBody(text)
   if (!response.ok) {
@@ -143,6 +163,13 @@ export const api = {
   /** GET, answering the body as text. */
   text: (path: string, options?: RequestOptions) =>
     request('GET', path, undefined, undefined, { ...options, text: true }) as Promise<string>,
+  /** GET, answering a file (bytes and name); a failure is an ApiError as for any call. */
+  file: (path: string, options?: RequestOptions) =>
+    request('GET', path, undefined, undefined, {
+      ...options,
+      file: true,
+      headers: { Accept: '*/*', ...options?.headers },
+    }) as Promise<DownloadedFile>,
   /** DELETE without a body: the path names what goes. */
   delete: <S extends z.ZodType | undefined = undefined>(path: string, schema?: S, options?: RequestOptions) =>
     request('DELETE', path, undefined, schema as S, options),

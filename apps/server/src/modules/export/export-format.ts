@@ -1,0 +1,164 @@
+import type { BlockContent } from '@circles/ledger'
+import type { Language, TActivityType } from '@circles/shared'
+
+/**
+ * The shape of `circles-data.json` in "Download my data" (docs/decisions/0038). Versioned: a field
+ * is only ever added within a version; renaming or removing one makes the next version.
+ */
+export const DATA_EXPORT_VERSION = 1
+
+interface Named {
+  id: string
+  /** '' for a person whose account was deleted. */
+  name: string
+}
+
+export interface DataExport {
+  format: 'circles-data'
+  version: typeof DATA_EXPORT_VERSION
+  /** When the file was made (ISO 8601, UTC). */
+  exportedAt: string
+  /** The account, without its password hash, session version or any token. */
+  profile: {
+    id: string
+    name: string
+    email: string
+    emailVerified: boolean
+    language: Language
+    createdAt: string
+    updatedAt: string
+  }
+  noticePreferences: { handoverRequests: boolean; handoverAnswers: boolean; invitations: boolean }
+  /** Passkeys without their keys or credential ids. */
+  passkeys: {
+    deviceType: 'singleDevice' | 'multiDevice'
+    backedUp: boolean
+    transports: string[]
+    createdAt: string
+    lastUsedAt: string | null
+  }[]
+  memberships: {
+    circle: Named & { description: string | null }
+    role: 'ADMIN' | 'MEMBER'
+    joinedAt: string
+  }[]
+  /** Circles the person left or was removed from (the newest departure per circle). */
+  formerMemberships: { circle: Named; reason: 'LEFT' | 'REMOVED'; departedAt: string }[]
+  /** Items the person created or holds now. */
+  items: {
+    id: string
+    name: string
+    description: string | null
+    circle: Named
+    holder: Named
+    ownership: 'COMPLETE' | 'PARTIAL'
+    createdByYou: boolean
+    heldByYou: boolean
+    /** The picture's path in this archive (`pictures/<file>`), or null. */
+    picture: string | null
+    createdAt: string
+    updatedAt: string
+  }[]
+  /** Every handover the person sent or received, with the texts of both sides and the secret message. */
+  handovers: {
+    id: string
+    yourRole: 'SENDER' | 'RECEIVER'
+    item: Named
+    circle: Named
+    sender: Named
+    receiver: Named
+    status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
+    completeOwnership: boolean
+    requesterComment: string | null
+    secretMessage: string | null
+    receiverComment: string | null
+    createdAt: string
+    answeredAt: string | null
+  }[]
+  /**
+   * The ledger blocks from or to the person, per circle: each as the ledger export
+   * (GET /api/ledger/:circleId/export) gives it (id, height, hash, leaf = the hashed bytes, base64),
+   * with its content decoded and its RFC 6962 audit path to the circle's newest signed checkpoint.
+   */
+  ledger: {
+    /** The verifier keys the checkpoints are signed with (as GET /api/ledger/keys). */
+    keys: string[]
+    circles: {
+      circleId: string
+      origin: string
+      /** The newest signed checkpoint (C2SP signed note), or null when the log has none yet. */
+      checkpoint: string | null
+      size: number
+      blocks: {
+        id: string
+        height: number
+        hash: string
+        leaf: string
+        content: BlockContent
+        /** Hex hashes, leaf to root; null without a checkpoint. */
+        inclusionProof: string[] | null
+      }[]
+    }[]
+  }
+  /** The person's activity feed, oldest first. */
+  activities: { id: string; type: TActivityType; title: string; data: unknown; createdAt: string }[]
+}
+
+const README_EN = `Circles: your data
+==================
+
+This archive holds what your Circles account stores about you, as of {date}
+(GDPR Art. 20, right to data portability).
+
+circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
+                    - profile: your name, email, language, when you joined
+                      (never your password or any token)
+                    - noticePreferences: which emails you get
+                    - passkeys: your passkeys' type and dates (never their keys)
+                    - memberships and formerMemberships: your circles, your role, when you
+                      joined or left
+                    - items: the items you created or hold, with their circle and ownership
+                    - handovers: every handover you sent or received, with the comments of both
+                      sides and the secret message you wrote or that was meant for you
+                    - ledger: the ledger blocks about you, per circle, each with its hash, its
+                      hashed bytes ("leaf", base64), its content and its audit path to the
+                      circle's signed checkpoint, so anyone can check them with the keys in
+                      "ledger.keys" (npx circles-ledger verify-data circles-data.json)
+                    - activities: your activity feed
+pictures/           The pictures of your items; each item's "picture" names its file.
+README.txt          This file.
+`
+
+const README_DE = `Circles: deine Daten
+====================
+
+Dieses Archiv enthält, was dein Circles-Konto über dich speichert, Stand {date}
+(DSGVO Art. 20, Recht auf Datenübertragbarkeit).
+
+circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1):
+                    - profile: dein Name, deine E-Mail, deine Sprache, seit wann du dabei bist
+                      (nie dein Passwort oder ein Token)
+                    - noticePreferences: welche E-Mails du bekommst
+                    - passkeys: Art und Daten deiner Passkeys (nie ihre Schlüssel)
+                    - memberships und formerMemberships: deine Kreise, deine Rolle, wann du
+                      beigetreten oder gegangen bist
+                    - items: die Gegenstände, die du angelegt hast oder hältst, mit Kreis und
+                      Eigentum
+                    - handovers: jede Übergabe, die du gesendet oder erhalten hast, mit den
+                      Kommentaren beider Seiten und der geheimen Nachricht, die du geschrieben
+                      hast oder die für dich bestimmt war
+                    - ledger: die Blöcke des Ledgers über dich, je Kreis, jeweils mit Hash,
+                      gehashten Bytes ("leaf", Base64), Inhalt und Prüfpfad zum signierten
+                      Checkpoint des Kreises, prüfbar mit den Schlüsseln in "ledger.keys"
+                      (npx circles-ledger verify-data circles-data.json)
+                    - activities: dein Aktivitätsverlauf
+pictures/           Die Bilder deiner Gegenstände; "picture" nennt die Datei des Gegenstands.
+README.txt          Diese Datei.
+`
+
+/** The archive's README: English, and German after it for a German account. */
+export function readme(language: Language, now: Date): string {
+  const date = now.toISOString().slice(0, 10)
+  const en = README_EN.replace('{date}', date)
+  return language === 'de' ? `${README_DE.replace('{date}', date)}\n\n${en}` : en
+}

@@ -1,0 +1,229 @@
+import { PassThrough, Readable } from 'node:stream'
+import { blockBytes, circleOrigin, merkleTree } from '@circles/ledger'
+import { MESSAGES, type TUser } from '@circles/shared'
+import yazl from 'yazl'
+import type { AppContext } from '../../context'
+import { unauthorized } from '../../lib/errors'
+import type { LedgerSigner } from '../../lib/ledger-signer'
+import type { FileStore } from '../../lib/storage'
+import { storedNames } from '../items/images'
+import { contentOf } from '../ledger/ledger.service'
+import * as repo from './export.repository'
+import { DATA_EXPORT_VERSION, type DataExport, readme } from './export-format'
+
+/** Where an item's picture goes in the archive. */
+const PICTURES = 'pictures/'
+
+export interface DataExportDownload {
+  fileName: string
+  /** The ZIP file as it is written: pictures are read from the store one at a time. */
+  stream: Readable
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null)
+const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
+
+/**
+ * "Download my data" (GDPR Art. 20, docs/decisions/0038): everything the person's account holds, as
+ * `circles-data.json` (export-format.ts), the pictures of their items and a README, in one ZIP file.
+ */
+export function createExportService(ctx: AppContext, store: FileStore, signer: LedgerSigner) {
+  const host = new URL(ctx.config.publicUrl).host
+
+  /** The JSON document and the pictures it names, read in one snapshot. */
+  async function collect(actor: TUser, now: Date) {
+    return ctx.db.transaction(
+      async (tx) => {
+        const user = await repo.profileOf(tx, actor.id)
+        if (!user) throw unauthorized()
+        // One after another: a transaction is one connection.
+        const passkeys = await repo.passkeysOf(tx, actor.id)
+        const memberships = await repo.membershipsOf(tx, actor.id)
+        const departures = await repo.departuresOf(tx, actor.id)
+        const itemRows = await repo.itemsOf(tx, actor.id)
+        const handoverRows = await repo.handoversOf(tx, actor.id)
+        const activityRows = await repo.activitiesOf(tx, actor.id)
+        const heads = await repo.headsWithBlocksAbout(tx, actor.id)
+
+        const pictures: string[] = []
+        const items = itemRows.map(({ item, circleName, holderName }) => {
+          let picture: string | null = null
+          if (item.imageId && item.imageType) {
+            const [full] = storedNames(item.imageId, item.imageType)
+            pictures.push(full)
+            picture = `${PICTURES}${full}`
+          }
+          return {
+            id: item.id,
+            name: item.name,
+            description: item.description,
+            circle: { id: item.circleId, name: circleName },
+            holder: { id: item.ownerId, name: holderName },
+            ownership: item.ownership,
+            createdByYou: item.createdById === actor.id,
+            heldByYou: item.ownerId === actor.id,
+            picture,
+            createdAt: item.createdAt.toISOString(),
+            updatedAt: item.updatedAt.toISOString(),
+          }
+        })
+
+        const ledgerCircles = []
+        for (const head of heads) {
+          const rows = await repo.blocksAbout(tx, actor.id, head.circleId, head.size)
+          if (rows.length === 0) continue
+          // Audit paths against the newest signed checkpoint, from one read of the circle's leaves.
+          const tree = head.checkpoint
+            ? merkleTree((await repo.leafHashes(tx, head.circleId, head.size)).map(hexToBytes))
+            : null
+          ledgerCircles.push({
+            circleId: head.circleId,
+            origin: circleOrigin(host, head.circleId),
+            checkpoint: head.checkpoint,
+            size: head.size,
+            blocks: rows.map((row) => {
+              const content = contentOf(row)
+              return {
+                id: row.id,
+                height: row.height,
+                hash: row.hash,
+                leaf: Buffer.from(blockBytes(content)).toString('base64'),
+                content,
+                inclusionProof: tree
+                  ? tree.inclusionProof(row.height).map((h) => Buffer.from(h).toString('hex'))
+                  : null,
+              }
+            }),
+          })
+        }
+
+        const document: DataExport = {
+          format: 'circles-data',
+          version: DATA_EXPORT_VERSION,
+          exportedAt: now.toISOString(),
+          profile: {
+            id: user.id,
+            name: user.name,
+            email: user.email,
+            emailVerified: user.emailVerified,
+            language: user.language,
+            createdAt: user.createdAt.toISOString(),
+            updatedAt: user.updatedAt.toISOString(),
+          },
+          // An avatar picture, once accounts have one (issue 24, h-avatar), is `avatar.webp` beside
+          // this file: add its name here and its bytes in `download` below.
+          noticePreferences: {
+            handoverRequests: user.notifyHandoverRequests,
+            handoverAnswers: user.notifyHandoverAnswers,
+            invitations: user.notifyInvitations,
+          },
+          passkeys: passkeys.map((p) => ({
+            deviceType: p.deviceType,
+            backedUp: p.backedUp,
+            transports: p.transports,
+            createdAt: p.createdAt.toISOString(),
+            lastUsedAt: iso(p.lastUsedAt),
+          })),
+          memberships: memberships.map((m) => ({
+            circle: { id: m.circleId, name: m.circleName, description: m.description },
+            role: m.adminId === actor.id ? 'ADMIN' : 'MEMBER',
+            joinedAt: m.joinedAt.toISOString(),
+          })),
+          formerMemberships: departures.map((d) => ({
+            circle: { id: d.circleId, name: d.circleName },
+            reason: d.reason,
+            departedAt: d.departedAt.toISOString(),
+          })),
+          items,
+          handovers: handoverRows.map(({ handover: h, ...names }) => ({
+            id: h.id,
+            yourRole: h.senderId === actor.id ? 'SENDER' : 'RECEIVER',
+            item: { id: h.itemId, name: names.itemName },
+            circle: { id: h.circleId, name: names.circleName },
+            sender: { id: h.senderId, name: names.senderName },
+            receiver: { id: h.receiverId, name: names.receiverName },
+            status: h.status,
+            completeOwnership: h.completeOwnership,
+            requesterComment: h.requesterComment,
+            // Only handovers the person is a party to are read, so the secret is theirs to see:
+            // written by them as the sender, or meant for them as the receiver.
+            secretMessage: h.secretMessage,
+            receiverComment: h.receiverComment,
+            createdAt: h.createdAt.toISOString(),
+            answeredAt: iso(h.answeredAt),
+          })),
+          ledger: { keys: signer.verifierKeys, circles: ledgerCircles },
+          activities: activityRows.map((a) => ({
+            id: a.id,
+            type: a.type,
+            title: a.title,
+            data: a.data,
+            createdAt: a.createdAt.toISOString(),
+          })),
+        }
+        return { document, pictures: [...new Set(pictures)], language: user.language }
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    )
+  }
+
+  /**
+   * The person's archive. Checks come first: the session (the route's), then the limit of a few
+   * exports an hour (each reads every table and every picture of the account); then the reads. The
+   * ZIP streams: README first, the pictures one at a time as the client takes them, the JSON last.
+   */
+  async function download(actor: TUser, signal: AbortSignal): Promise<DataExportDownload> {
+    await ctx.rateLimits.consume([['dataExportsPerAccount', actor.id]], MESSAGES.dataExportTooMany)
+    const now = new Date()
+    const { document, pictures, language } = await collect(actor, now)
+
+    const zip = new yazl.ZipFile()
+    const output = new PassThrough()
+    zip.outputStream.pipe(output)
+    zip.on('error', (error: Error) => output.destroy(error))
+    const mtime = now
+    zip.addBuffer(Buffer.from(readme(language, now), 'utf8'), 'README.txt', { mtime })
+
+    void (async () => {
+      const missing: string[] = []
+      for (const name of pictures) {
+        if (signal.aborted) return
+        const file = await store.get(name)
+        if (!file) {
+          missing.push(`${PICTURES}${name}`)
+          continue
+        }
+        // Added once the archive is ready for it, so at most this picture and the one being written
+        // are in memory; already compressed, so stored as they are.
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) return resolve()
+          const onAbort = () => resolve()
+          signal.addEventListener('abort', onAbort, { once: true })
+          zip.addReadStreamLazy(`${PICTURES}${name}`, { mtime, compress: false }, (give) => {
+            signal.removeEventListener('abort', onAbort)
+            give(null, Readable.from([file.bytes]))
+            resolve()
+          })
+        })
+      }
+      if (signal.aborted) return
+      // A picture the store no longer has is named as such rather than left as a broken reference.
+      for (const item of document.items)
+        if (item.picture && missing.includes(item.picture)) item.picture = null
+      zip.addBuffer(Buffer.from(`${JSON.stringify(document, null, 2)}\n`, 'utf8'), 'circles-data.json', {
+        mtime,
+      })
+      zip.end()
+    })().catch((error: unknown) => {
+      // The error's message only: a query or file name may carry personal data (docs/decisions/0023).
+      ctx.log.error({ err: error }, 'data export failed while streaming')
+      output.destroy(error instanceof Error ? error : new Error('data export failed'))
+    })
+
+    return { fileName: `circles-data-${now.toISOString().slice(0, 10)}.zip`, stream: output }
+  }
+
+  return { download }
+}
+
+export type ExportService = ReturnType<typeof createExportService>
