@@ -9,6 +9,7 @@ import {
   type BlockContentV3,
   BLOCK_VERSION,
   BLOCK_VERSIONS,
+  checkBlock,
   isRedacted,
   type KeptNames,
   nameCommitment,
@@ -436,5 +437,25 @@ describe('encoding v3: names as commitments, erasable (issue 24)', () => {
     const blocks = base()
     blocks[1]!.hash = 'e'.repeat(64)
     expect(verify(blocks).failingBlocks[0]).toMatchObject({ index: 1, expectedHash: GOLDEN_V2.hash })
+  })
+})
+
+describe('checkBlock: one block on its own, as a page shows it', () => {
+  it('tells a sound block, a redacted one and a mismatch apart', () => {
+    const v3 = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../testdata/golden/block-v3.json', import.meta.url)), 'utf8'),
+    ) as { content: BlockContentV3; names: KeptNames; hash: string }
+    expect(checkBlock({ id: 'a', hash: GOLDEN.hash, content: GOLDEN.content })).toBe('ok')
+    expect(checkBlock({ id: 'b', hash: v3.hash, content: v3.content, names: v3.names })).toBe('ok')
+    const erased = { name: null, salt: null }
+    expect(
+      checkBlock({ id: 'b', hash: v3.hash, content: v3.content, names: { from: erased, to: erased } }),
+    ).toBe('ok')
+    const wrong = { ...v3.names, to: { ...v3.names.to, name: 'Mallory' } }
+    expect(checkBlock({ id: 'b', hash: v3.hash, content: v3.content, names: wrong })).toBe('mismatch')
+    const redacted = { ...GOLDEN.content, to: { ...GOLDEN.content.to, name: null } }
+    expect(checkBlock({ id: 'c', hash: GOLDEN.hash, content: redacted, redacted: ['to'] })).toBe('redacted')
+    expect(checkBlock({ id: 'c', hash: GOLDEN.hash, content: redacted })).toBe('mismatch')
+    expect(checkBlock({ id: 'c', hash: 'nope', content: redacted, redacted: ['to'] })).toBe('mismatch')
   })
 })

@@ -256,6 +256,21 @@ export function isRedacted(block: StoredBlock): boolean {
   return SIDES.every((side) => (c[side].name === null) === block.redacted!.includes(side))
 }
 
+/**
+ * One block on its own, without its links: 'ok' when its hash is its content's hash and the names kept
+ * beside a v3 block open its commitments; 'redacted' for a v1/v2 block whose names were redacted (its
+ * hash cannot be recomputed: only its links and its place in the signed log can vouch for it);
+ * 'mismatch' otherwise.
+ */
+export function checkBlock(block: StoredBlock): 'ok' | 'redacted' | 'mismatch' {
+  const { content } = block
+  if (isRedacted(block)) return HASH.test(block.hash) ? 'redacted' : 'mismatch'
+  if (hashOrEmpty(content) !== block.hash) return 'mismatch'
+  if (content.v === 3 && !SIDES.every((s) => opensCommitment(block.names?.[s], content[s].nameCommitment)))
+    return 'mismatch'
+  return 'ok'
+}
+
 export interface ChainResult {
   valid: boolean
   blockCount: number
