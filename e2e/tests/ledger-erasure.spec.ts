@@ -109,7 +109,7 @@ test('a member’s erased name: Deleted member on the ledger pages, and every ch
   )
   // The device check extends the checkpoint it remembered: every block, the redacted one too, in the log.
   await expect(deviceCheck(page)).toContainText('Verified on this device')
-  await expect(page.getByText('In the signed log')).toHaveCount(3)
+  await expect(page.getByText('In the signed log', { exact: true })).toHaveCount(3)
   await page.getByRole('button', { name: 'Verify chain' }).click()
   await expect(page.getByText('The ledger is intact: every block checks out.')).toBeVisible()
   await expect(page.getByText(/1 of them had a member's name erased/)).toBeVisible()
