@@ -134,6 +134,14 @@ describe('block encoding, for any content (fast-check)', () => {
     const content = fc.oneof(
       fc.record({ v: fc.constant(1 as const), ...fields }),
       fc.record({ v: fc.constant(2 as const), reason: maybe, ...fields }),
+      // v3 (issue 24): the parties as {id, nameCommitment}.
+      fc.record({
+        v: fc.constant(3 as const),
+        reason: maybe,
+        ...fields,
+        from: fc.record({ id: text, nameCommitment: text }),
+        to: fc.record({ id: text, nameCommitment: text }),
+      }),
     ) as Arbitrary<BlockContent>
     fc.assert(
       fc.property(content, (c) => {
