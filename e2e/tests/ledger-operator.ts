@@ -9,6 +9,7 @@ import {
   emptyFrontier,
   GENESIS_PREV_HASH,
   hashToHex,
+  nameCommitment,
   hexToHash,
   merkleTree,
   parseCheckpoint,
@@ -31,9 +32,12 @@ interface BlockRow {
   item_id: string
   item_name: string
   from_id: string
-  from_name: string
+  from_name: string | null
+  from_name_commitment: string | null
   to_id: string
-  to_name: string
+  to_name: string | null
+  to_name_salt: string | null
+  to_name_commitment: string | null
   ownership: BlockContent['ownership']
   /** Encoding v2 (issue 23): why an automatic transfer happened; NULL on v1 rows and handovers. */
   reason: 'LEFT' | 'REMOVED' | null
@@ -42,9 +46,12 @@ interface BlockRow {
   secret_message_commitment: string | null
 }
 
-/** A row's content in its own encoding, as the server reads it back (v1 rows have no `reason`). */
+/**
+ * A row's content in its own encoding, as the server reads it back (v1 rows have no `reason`; v3 rows
+ * hold the names' commitments, the names beside them).
+ */
 function contentOf(row: BlockRow, prevHash: string): BlockContent {
-  const fields = {
+  const common = {
     kind: row.kind,
     circle: { id: row.circle_id, name: row.circle_name },
     height: row.height,
@@ -53,8 +60,6 @@ function contentOf(row: BlockRow, prevHash: string): BlockContent {
     time: row.time,
     handoverId: row.handover_id,
     item: { id: row.item_id, name: row.item_name },
-    from: { id: row.from_id, name: row.from_name },
-    to: { id: row.to_id, name: row.to_name },
     ownership: row.ownership,
     commitments: {
       requesterComment: row.requester_comment_commitment,
@@ -62,7 +67,38 @@ function contentOf(row: BlockRow, prevHash: string): BlockContent {
       secretMessage: row.secret_message_commitment,
     },
   }
+  if (row.version === 3) {
+    return {
+      v: 3,
+      ...common,
+      reason: row.reason,
+      from: { id: row.from_id, nameCommitment: row.from_name_commitment! },
+      to: { id: row.to_id, nameCommitment: row.to_name_commitment! },
+    }
+  }
+  const fields = {
+    ...common,
+    from: { id: row.from_id, name: row.from_name },
+    to: { id: row.to_id, name: row.to_name },
+  }
   return row.version === 1 ? { v: 1, ...fields } : { v: 2, ...fields, reason: row.reason }
+}
+
+/**
+ * What the account deletion does to the ledger (issue 24), done as a database operator would: the
+ * person's names beside v3 blocks and their salts go, and on blocks written before v3 the names in
+ * clear (redacted). The append-only trigger allows exactly this.
+ */
+export async function erasePersonFromLedger(client: pg.Client, userId: string): Promise<number> {
+  const from = await client.query(
+    'update blocks set from_name = null, from_name_salt = null where from_id = $1 and from_name is not null',
+    [userId],
+  )
+  const to = await client.query(
+    'update blocks set to_name = null, to_name_salt = null where to_id = $1 and to_name is not null',
+    [userId],
+  )
+  return (from.rowCount ?? 0) + (to.rowCount ?? 0)
 }
 
 /** Rewrites block `height` of the circle to name `toName` as its receiver, and re-signs everything. */
@@ -83,14 +119,16 @@ export async function rewriteHistory(
     let prev = GENESIS_PREV_HASH
     const leaves = []
     for (const row of rows) {
-      if (row.height === change.height) row.to_name = change.toName
+      if (row.height === change.height) {
+        row.to_name = change.toName
+        // A v3 row: the new name enters the hash as a new commitment, its salt kept beside it.
+        if (row.version === 3) row.to_name_commitment = nameCommitment(change.toName, row.to_name_salt!)
+      }
       const hash = blockHash(contentOf(row, prev))
-      await client.query('update blocks set to_name = $2, prev_hash = $3, hash = $4 where id = $1', [
-        row.id,
-        row.to_name,
-        prev,
-        hash,
-      ])
+      await client.query(
+        'update blocks set to_name = $2, to_name_commitment = $3, prev_hash = $4, hash = $5 where id = $1',
+        [row.id, row.to_name, row.to_name_commitment, prev, hash],
+      )
       leaves.push(hexToHash(hash))
       prev = hash
     }

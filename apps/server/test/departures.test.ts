@@ -1,7 +1,7 @@
 // Issue 23: a member who leaves or is removed. Where their partial items go back and with what
 // ownership, the reason each automatic transfer's block records (encoding v2, beside v1 blocks that
 // keep verifying), and what a former member is told when they open the circle or its ledger.
-import { type BlockContent, blockBytes, blockHash, GENESIS_PREV_HASH, verifyExport } from '@circles/ledger'
+import { type BlockContentV1, blockBytes, blockHash, GENESIS_PREV_HASH, verifyExport } from '@circles/ledger'
 import { MESSAGES, type TActivity, type TBlock } from '@circles/shared'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -47,14 +47,16 @@ describe('partial items go to the admin, completely when she had it so before', 
     const status = (await call(ida, 'GET', `/api/items/${drill.id}/ownership-status`)).json()
     expect(status).toMatchObject({ hasFullOwnership: true })
     const [block] = await blocksOf(ida, c.id)
+    // Encoding v3 since issue 24: the names beside the content, which holds their commitments.
     expect(block!.content).toMatchObject({
-      v: 2,
+      v: 3,
       kind: 'AUTO_TRANSFER',
       reason: 'REMOVED',
       ownership: 'COMPLETE',
-      from: { id: ben.user.id, name: 'Ben Borrower' },
-      to: { id: ida.user.id, name: 'Ida Admin' },
+      from: { id: ben.user.id },
+      to: { id: ida.user.id },
     })
+    expect(block!.names).toMatchObject({ from: { name: 'Ben Borrower' }, to: { name: 'Ida Admin' } })
     expect(blockHash(block!.content)).toBe(block!.hash)
     // Complete ownership means she may delete it (the old code left it partial: nobody could).
     expect((await call(ida, 'DELETE', `/api/items/${drill.id}`)).statusCode).toBe(200)
@@ -99,7 +101,7 @@ describe('partial items go to the admin, completely when she had it so before', 
     })
     const [block] = await blocksOf(ida, c.id)
     expect(block!.content).toMatchObject({
-      v: 2,
+      v: 3,
       kind: 'AUTO_TRANSFER',
       reason: 'LEFT',
       ownership: 'PARTIAL',
@@ -187,9 +189,9 @@ describe('blocks written before encoding v2', () => {
     // Two v1 blocks as the old code wrote them: rows without a reason, a head without frontier or
     // checkpoint (as before migration 0007), so the next append rebuilds the frontier from them.
     let prevHash = GENESIS_PREV_HASH
-    const old: BlockContent[] = []
+    const old: BlockContentV1[] = []
     for (const height of [0, 1]) {
-      const content: BlockContent = {
+      const content: BlockContentV1 = {
         v: 1,
         kind: height === 0 ? 'HANDOVER' : 'AUTO_TRANSFER',
         circle: { id: c.id, name: 'Linden Street' },
@@ -237,8 +239,8 @@ describe('blocks written before encoding v2', () => {
     expect(chain.map((b) => [b.content.v, b.content.kind])).toEqual([
       [1, 'HANDOVER'],
       [1, 'AUTO_TRANSFER'],
-      [2, 'HANDOVER'],
-      [2, 'AUTO_TRANSFER'],
+      [3, 'HANDOVER'],
+      [3, 'AUTO_TRANSFER'],
     ])
     // The old blocks come back exactly as hashed (no reason field), so a browser recomputes them.
     expect(chain[0]!.content).toEqual(old[0])

@@ -175,10 +175,12 @@ describe('answers', () => {
         first: true,
         prevHash: '0'.repeat(64),
         item: { id: item.id, name: 'Cordless drill' },
-        from: { id: owner.user.id, name: 'Otto Owner' },
-        to: { id: receiver.user.id, name: 'Rita Receiver' },
+        from: { id: owner.user.id },
+        to: { id: receiver.user.id },
         ownership: 'PARTIAL',
       },
+      // Encoding v3 (issue 24): the names beside the content, which holds their commitments.
+      names: { from: { name: 'Otto Owner' }, to: { name: 'Rita Receiver' } },
       comments: { receiverComment: 'Thanks!', secretMessage: null },
     })
     expect(blocks[0].content.commitments.secretMessage).toMatch(/^[0-9a-f]{64}$/)
@@ -256,11 +258,12 @@ describe('members leaving', () => {
       kind: 'AUTO_TRANSFER',
       height: 1,
       handoverId: null,
-      from: { id: receiver.user.id, name: 'Rita Receiver' },
-      to: { id: admin.user.id, name: 'Ada Admin' },
+      from: { id: receiver.user.id },
+      to: { id: admin.user.id },
       ownership: 'PARTIAL',
       reason: 'REMOVED',
     })
+    expect(blocks[0].names).toMatchObject({ from: { name: 'Rita Receiver' }, to: { name: 'Ada Admin' } })
     expect((await call(admin, 'GET', `/api/blockchain/verify/${circle.id}`)).json().valid).toBe(true)
   })
 

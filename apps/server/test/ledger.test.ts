@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type BlockContent, blockHash } from '@circles/ledger'
+import { type BlockContentV1, blockHash } from '@circles/ledger'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blocks } from '../src/db/schema'
@@ -8,7 +8,7 @@ import { answerHandover, createItem, handOver, pendingHandover } from './support
 import { createTestApp, type TestApp } from './support/test-app'
 
 /** The row the server would store for this content. */
-function rowOf(c: BlockContent, hash: string): typeof blocks.$inferInsert {
+function rowOf(c: BlockContentV1, hash: string): typeof blocks.$inferInsert {
   return {
     circleId: c.circle.id,
     height: c.height,
@@ -102,7 +102,10 @@ describe('the ledger in the database', () => {
     expect(result.message).toMatch(/tampered/)
     expect(result.failingBlocks.map((b: { index: number }) => b.index)).toEqual([1, 2, 3])
     expect(result.failingBlocks[0]).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash })
-    expect(result.failingBlocks[0].expectedHash).not.toBe(rows[1]!.hash)
+    // A v3 block (issue 24): its hash still matches its content; the kept name no longer opens its
+    // commitment. The time of block 3 is hashed: its expected hash differs.
+    expect(result.failingBlocks[0].expectedHash).toBe(rows[1]!.hash)
+    expect(result.failingBlocks[2].expectedHash).not.toBe(rows[3]!.hash)
   })
 
   it('a rewritten hash breaks the link to the next block', async () => {
@@ -147,7 +150,7 @@ describe('the ledger in the database', () => {
     let prevHash = head!.hash
     const rows: (typeof blocks.$inferInsert)[] = []
     for (let height = from; height < from + count; height += 1) {
-      const content: BlockContent = {
+      const content: BlockContentV1 = {
         v: 1,
         kind: 'HANDOVER',
         circle: { id: circleId, name: head!.circleName },

@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
   type BlockContent,
+  type BlockContentV1,
+  type BlockContentV2,
+  type BlockContentV3,
   BLOCK_VERSION,
+  BLOCK_VERSIONS,
+  checkBlock,
+  isRedacted,
+  type KeptNames,
+  nameCommitment,
   blockBytes,
   blockHash,
   commitment,
@@ -18,13 +26,13 @@ import { canonicalJson, normalizeText, type CanonicalValue } from './canonical'
 // The frozen encoding: if this file has to change, old blocks no longer verify. Add a version instead.
 const GOLDEN = JSON.parse(
   readFileSync(fileURLToPath(new URL('../testdata/golden/block-v1.json', import.meta.url)), 'utf8'),
-) as { content: BlockContent; canonical: string; hash: string }
+) as { content: BlockContentV1; canonical: string; hash: string }
 // Encoding v2 (issue 23): v1's fields and `reason`. Its block links to the v1 golden block above.
 const GOLDEN_V2 = JSON.parse(
   readFileSync(fileURLToPath(new URL('../testdata/golden/block-v2.json', import.meta.url)), 'utf8'),
-) as { content: BlockContent; canonical: string; hash: string }
+) as { content: BlockContentV2; canonical: string; hash: string }
 
-function content(height: number, prevHash: string, overrides: Partial<BlockContent> = {}): BlockContent {
+function content(height: number, prevHash: string, overrides: Partial<BlockContentV1> = {}): BlockContentV1 {
   return {
     ...GOLDEN.content,
     height,
@@ -32,11 +40,12 @@ function content(height: number, prevHash: string, overrides: Partial<BlockConte
     first: height === 0,
     time: `2026-11-24T12:00:${String(height % 60).padStart(2, '0')}.000Z`,
     ...overrides,
-  } as BlockContent
+  } as BlockContentV1
 }
 
-function chain(length: number): StoredBlock[] {
-  const blocks: StoredBlock[] = []
+type V1Block = StoredBlock & { content: BlockContentV1 }
+function chain(length: number): V1Block[] {
+  const blocks: V1Block[] = []
   let prev = GENESIS_PREV_HASH
   for (let height = 0; height < length; height++) {
     const c = content(height, prev)
@@ -60,7 +69,7 @@ describe('block encoding', () => {
   })
 
   it('matches the v2 golden file byte for byte, and v1 blocks keep their v1 bytes', () => {
-    expect(BLOCK_VERSION).toBe(2)
+    expect(BLOCK_VERSION).toBe(3)
     expect(new TextDecoder().decode(blockBytes(GOLDEN_V2.content))).toBe(GOLDEN_V2.canonical)
     expect(blockHash(GOLDEN_V2.content)).toBe(GOLDEN_V2.hash)
     expect(GOLDEN.content.v).toBe(1)
@@ -68,7 +77,7 @@ describe('block encoding', () => {
     // The reason is hashed: the same transfer told as 'left' is another block.
     expect(blockHash({ ...GOLDEN_V2.content, reason: 'LEFT' } as BlockContent)).not.toBe(GOLDEN_V2.hash)
     // A version without an encoding has no bytes.
-    expect(() => blockBytes({ ...GOLDEN.content, v: 3 } as never)).toThrow(TypeError)
+    expect(() => blockBytes({ ...GOLDEN.content, v: 4 } as never)).toThrow(TypeError)
   })
 
   it('hashes the same text typed in composed or decomposed form alike (NFC)', () => {
@@ -125,6 +134,14 @@ describe('block encoding, for any content (fast-check)', () => {
     const content = fc.oneof(
       fc.record({ v: fc.constant(1 as const), ...fields }),
       fc.record({ v: fc.constant(2 as const), reason: maybe, ...fields }),
+      // v3 (issue 24): the parties as {id, nameCommitment}.
+      fc.record({
+        v: fc.constant(3 as const),
+        reason: maybe,
+        ...fields,
+        from: fc.record({ id: text, nameCommitment: text }),
+        to: fc.record({ id: text, nameCommitment: text }),
+      }),
     ) as Arbitrary<BlockContent>
     fc.assert(
       fc.property(content, (c) => {
@@ -149,12 +166,12 @@ describe('block encoding, for any content (fast-check)', () => {
 
 describe('chain verification', () => {
   it('accepts an intact chain of any length', () => {
-    expect(verify([])).toEqual({ valid: true, blockCount: 0, failingBlocks: [] })
-    expect(verify(chain(25))).toEqual({ valid: true, blockCount: 25, failingBlocks: [] })
+    expect(verify([])).toEqual({ valid: true, blockCount: 0, failingBlocks: [], redactedBlocks: 0 })
+    expect(verify(chain(25))).toEqual({ valid: true, blockCount: 25, failingBlocks: [], redactedBlocks: 0 })
   })
 
   it('reports exactly the block whose content, hash, height or link was changed', () => {
-    const cases: [string, (blocks: StoredBlock[]) => void][] = [
+    const cases: [string, (blocks: V1Block[]) => void][] = [
       [
         'a renamed item',
         (b) => (b[7]!.content = { ...b[7]!.content, item: { ...b[7]!.content.item, name: 'Other' } }),
@@ -212,11 +229,11 @@ describe('chains written in both versions (issue 23)', () => {
         { id: 'v1', hash: GOLDEN.hash, content: GOLDEN.content },
         { id: 'v2', hash: GOLDEN_V2.hash, content: GOLDEN_V2.content },
       ]),
-    ).toEqual({ valid: true, blockCount: 2, failingBlocks: [] })
+    ).toEqual({ valid: true, blockCount: 2, failingBlocks: [], redactedBlocks: 0 })
   })
 
   it('verifies a long chain of v1 blocks that goes on in v2', () => {
-    const blocks = chain(10)
+    const blocks: StoredBlock[] = chain(10)
     let prev = blocks.at(-1)!.hash
     for (let height = 10; height < 15; height++) {
       const c = { ...content(height, prev), v: 2, kind: 'AUTO_TRANSFER', reason: 'LEFT' } as BlockContent
@@ -224,7 +241,7 @@ describe('chains written in both versions (issue 23)', () => {
       blocks.push({ id: `block-${height}`, hash, content: c })
       prev = hash
     }
-    expect(verify(blocks)).toEqual({ valid: true, blockCount: 15, failingBlocks: [] })
+    expect(verify(blocks)).toEqual({ valid: true, blockCount: 15, failingBlocks: [], redactedBlocks: 0 })
   })
 
   it('refuses a v2 block whose reason does not fit its kind, even with a matching hash', () => {
@@ -294,5 +311,159 @@ describe('chain verification, for any chain and any single change', () => {
       ),
       { numRuns: 300 },
     )
+  })
+})
+
+/**
+ * Issue 24 (docs/decisions/0034): v3 hashes each party's name only as a salted commitment; the name and
+ * salt are kept beside the block and can be erased. Blocks written before v3 hold names in clear: their
+ * names are redacted in storage and their stored hash is taken, checked by the links around it.
+ */
+describe('encoding v3: names as commitments, erasable (issue 24)', () => {
+  const GOLDEN_V3 = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../testdata/golden/block-v3.json', import.meta.url)), 'utf8'),
+  ) as { content: BlockContentV3; names: KeptNames; canonical: string; hash: string }
+  const v1: StoredBlock = { id: 'v1', hash: GOLDEN.hash, content: GOLDEN.content }
+  const v2: StoredBlock = { id: 'v2', hash: GOLDEN_V2.hash, content: GOLDEN_V2.content }
+  const v3 = (names: KeptNames = GOLDEN_V3.names): StoredBlock => ({
+    id: 'v3',
+    hash: GOLDEN_V3.hash,
+    content: GOLDEN_V3.content,
+    names,
+  })
+  const erased = { name: null, salt: null }
+  const redact = (block: StoredBlock, sides: ('from' | 'to')[]): StoredBlock => {
+    const c = structuredClone(block.content) as BlockContentV1
+    for (const side of sides) c[side].name = null
+    return { ...block, content: c, redacted: sides }
+  }
+
+  it('matches the v3 golden file byte for byte, written by the code, with no name in its bytes', async () => {
+    const { goldenV3 } = await import('../testdata/goldens-v3')
+    expect(goldenV3()).toEqual(GOLDEN_V3)
+    expect(new TextDecoder().decode(blockBytes(GOLDEN_V3.content))).toBe(GOLDEN_V3.canonical)
+    expect(blockHash(GOLDEN_V3.content)).toBe(GOLDEN_V3.hash)
+    expect(BLOCK_VERSIONS).toEqual([1, 2, 3])
+    // The keys in RFC 8785 order, the same bytes as the generic encoder.
+    expect(GOLDEN_V3.canonical).toBe(
+      canonicalJson(normalizeText(GOLDEN_V3.content as unknown as CanonicalValue)),
+    )
+    for (const { name } of Object.values(GOLDEN_V3.names)) expect(GOLDEN_V3.canonical).not.toContain(name)
+    expect(nameCommitment(GOLDEN_V3.names.to.name!, GOLDEN_V3.names.to.salt!)).toBe(
+      GOLDEN_V3.content.to.nameCommitment,
+    )
+  })
+
+  it('keeps the v1 and v2 goldens as they were', () => {
+    expect(GOLDEN.hash).toBe('105275e5437872cfb7f8c8d008b9abe3a648ae34e8bd37937db3c54a5986c343')
+    expect(GOLDEN_V2.hash).toBe('f005e44aa0e7f85ba0a881ce7f9d4e5400072557e61565929cab1db195ae616a')
+    expect(blockHash(GOLDEN.content)).toBe(GOLDEN.hash)
+    expect(blockHash(GOLDEN_V2.content)).toBe(GOLDEN_V2.hash)
+  })
+
+  it('a name commitment is salted and domain-separated from comment commitments', () => {
+    const salt = GOLDEN_V3.names.from.salt!
+    const name = GOLDEN_V3.names.from.name!
+    expect(nameCommitment(name, salt)).not.toBe(commitment(name, salt))
+    expect(nameCommitment(name, 'ff'.repeat(16))).not.toBe(nameCommitment(name, salt))
+    expect(nameCommitment('Zoe\u0308 Müller', salt)).toBe(nameCommitment('Zoë Müller', salt))
+    expect(() => nameCommitment(name, '00')).toThrow(RangeError)
+  })
+
+  it('verifies a v1, v2, v3 chain, with the v3 names kept or erased', () => {
+    expect(verify([v1, v2, v3()])).toEqual({
+      valid: true,
+      blockCount: 3,
+      failingBlocks: [],
+      redactedBlocks: 0,
+    })
+    const gone = v3({ from: erased, to: erased })
+    expect(verify([v1, v2, gone])).toEqual({
+      valid: true,
+      blockCount: 3,
+      failingBlocks: [],
+      redactedBlocks: 0,
+    })
+    expect(verify([v1, v2, v3({ ...GOLDEN_V3.names, to: erased })]).valid).toBe(true)
+    // Without any names beside it (an export that leaves them out), too.
+    expect(verify([v1, v2, { ...gone, names: undefined }]).valid).toBe(true)
+  })
+
+  it('fails a v3 block whose kept name does not open its commitment, or is half erased', () => {
+    const wrong: KeptNames[] = [
+      { ...GOLDEN_V3.names, to: { ...GOLDEN_V3.names.to, name: 'Mallory' } },
+      { ...GOLDEN_V3.names, from: { ...GOLDEN_V3.names.from, salt: 'ff'.repeat(16) } },
+      { ...GOLDEN_V3.names, from: GOLDEN_V3.names.to, to: GOLDEN_V3.names.from },
+      { ...GOLDEN_V3.names, to: { name: GOLDEN_V3.names.to.name, salt: null } },
+      { ...GOLDEN_V3.names, to: { name: null, salt: GOLDEN_V3.names.to.salt } },
+      { ...GOLDEN_V3.names, to: { name: GOLDEN_V3.names.to.name, salt: 'not hex' } },
+    ]
+    for (const names of wrong) {
+      const result = verify([v1, v2, v3(names)])
+      expect(result.valid).toBe(false)
+      expect(result.failingBlocks.map((f) => f.index)).toEqual([2])
+    }
+    // A changed commitment is a changed hash.
+    const c = { ...GOLDEN_V3.content, to: { ...GOLDEN_V3.content.to, nameCommitment: 'a'.repeat(64) } }
+    expect(verify([v1, v2, { ...v3(), content: c }]).failingBlocks.map((f) => f.index)).toEqual([2])
+  })
+
+  it('verifies redacted v1 and v2 blocks inside a chain and counts them', () => {
+    const chainOf = [redact(v1, ['from']), redact(v2, ['from', 'to']), v3({ from: erased, to: erased })]
+    expect(verify(chainOf)).toEqual({ valid: true, blockCount: 3, failingBlocks: [], redactedBlocks: 2 })
+    expect(isRedacted(chainOf[0]!)).toBe(true)
+    // The marker must name exactly the null names, and a v3 block is never redacted.
+    expect(isRedacted({ ...chainOf[0]!, redacted: ['to'] })).toBe(false)
+    expect(verify([{ ...chainOf[0]!, redacted: ['to'] }, v2]).failingBlocks.map((f) => f.index)).toEqual([0])
+    expect(verify([{ ...chainOf[0]!, redacted: undefined }, v2]).failingBlocks.map((f) => f.index)).toEqual([
+      0,
+    ])
+  })
+
+  it('catches a tampered redacted block: its links, its hash, its height', () => {
+    const base = () => [redact(v1, ['from']), redact(v2, ['to']), v3()]
+    const cases: [string, (b: StoredBlock[]) => void, number[]][] = [
+      // Its stored hash no longer what the next block links to: both it and the next are reported.
+      ['a stored hash', (b) => (b[1]!.hash = 'e'.repeat(64)), [1, 2]],
+      ['a link', (b) => (b[1]!.content = { ...b[1]!.content, prevHash: 'e'.repeat(64) }), [1]],
+      ['a height', (b) => (b[1]!.content = { ...b[1]!.content, height: 5 }), [1]],
+      ['first', (b) => (b[0]!.content = { ...b[0]!.content, first: false }), [0]],
+      ['a hash that is not one', (b) => (b[2] = { ...b[2]!, hash: 'zz' }), [2]],
+      ['a removed block', (b) => b.splice(1, 1), [0, 1]],
+    ]
+    for (const [what, tamper, expected] of cases) {
+      const blocks = base()
+      tamper(blocks)
+      const result = verify(blocks)
+      expect(result.valid, what).toBe(false)
+      expect(
+        result.failingBlocks.map((f) => f.index),
+        what,
+      ).toEqual(expected)
+    }
+    // The expected hash of a redacted block the next block does not link to: what the next one names.
+    const blocks = base()
+    blocks[1]!.hash = 'e'.repeat(64)
+    expect(verify(blocks).failingBlocks[0]).toMatchObject({ index: 1, expectedHash: GOLDEN_V2.hash })
+  })
+})
+
+describe('checkBlock: one block on its own, as a page shows it', () => {
+  it('tells a sound block, a redacted one and a mismatch apart', () => {
+    const v3 = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../testdata/golden/block-v3.json', import.meta.url)), 'utf8'),
+    ) as { content: BlockContentV3; names: KeptNames; hash: string }
+    expect(checkBlock({ id: 'a', hash: GOLDEN.hash, content: GOLDEN.content })).toBe('ok')
+    expect(checkBlock({ id: 'b', hash: v3.hash, content: v3.content, names: v3.names })).toBe('ok')
+    const erased = { name: null, salt: null }
+    expect(
+      checkBlock({ id: 'b', hash: v3.hash, content: v3.content, names: { from: erased, to: erased } }),
+    ).toBe('ok')
+    const wrong = { ...v3.names, to: { ...v3.names.to, name: 'Mallory' } }
+    expect(checkBlock({ id: 'b', hash: v3.hash, content: v3.content, names: wrong })).toBe('mismatch')
+    const redacted = { ...GOLDEN.content, to: { ...GOLDEN.content.to, name: null } }
+    expect(checkBlock({ id: 'c', hash: GOLDEN.hash, content: redacted, redacted: ['to'] })).toBe('redacted')
+    expect(checkBlock({ id: 'c', hash: GOLDEN.hash, content: redacted })).toBe('mismatch')
+    expect(checkBlock({ id: 'c', hash: 'nope', content: redacted, redacted: ['to'] })).toBe('mismatch')
   })
 })

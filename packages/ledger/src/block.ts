@@ -4,11 +4,13 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 /**
  * The encoding version new blocks are written in; a new encoding gets a new number, old blocks keep
  * theirs and keep verifying. v1: the original fields. v2 (issue 23, docs/decisions/0027): adds
- * `reason`, why an automatic transfer happened (null for a handover).
+ * `reason`, why an automatic transfer happened (null for a handover). v3 (issue 24, docs/decisions/0034):
+ * v2's fields, but each party's name only as a salted commitment; the name and its salt are kept beside
+ * the block, erasable, and the block still verifies once they are gone.
  */
-export const BLOCK_VERSION = 2
+export const BLOCK_VERSION = 3
 /** Every encoding version a chain may hold: blocks written before a new version stay as they are. */
-export const BLOCK_VERSIONS = [1, 2] as const
+export const BLOCK_VERSIONS = [1, 2, 3] as const
 export type BlockVersion = (typeof BLOCK_VERSIONS)[number]
 /** The prevHash of a circle's first block. */
 export const GENESIS_PREV_HASH = '0'.repeat(64)
@@ -19,11 +21,28 @@ export type BlockKind = 'HANDOVER' | 'AUTO_TRANSFER'
 export type TransferReason = 'LEFT' | 'REMOVED'
 
 /**
+ * A person in a v1/v2 block: the name in clear, hashed. `null` only in a block served after the name was
+ * redacted (issue 24): such a content has no bytes, and its stored hash is taken as it is.
+ */
+export interface NamedParty {
+  id: string
+  name: string | null
+}
+/** A person in a v3 block: the name only as `nameCommitment(name, salt)`; name and salt are kept beside. */
+export interface CommittedParty {
+  id: string
+  nameCommitment: string
+}
+/** The two people of a block. */
+export type Side = 'from' | 'to'
+export const SIDES: readonly Side[] = ['from', 'to']
+
+/**
  * What a block says, as it is hashed. Names are a snapshot (an item or an account renamed or deleted
  * later never changes a block). Comments and the secret message are in only as salted commitments.
  * Ids and times are strings; `height` counts from 0 per circle.
  */
-interface BlockFields {
+interface CommonFields {
   kind: BlockKind
   circle: { id: string; name: string }
   height: number
@@ -32,14 +51,16 @@ interface BlockFields {
   time: string
   handoverId: string | null
   item: { id: string; name: string }
-  from: { id: string; name: string }
-  to: { id: string; name: string }
   ownership: OwnershipKind
   commitments: {
     requesterComment: string | null
     receiverComment: string | null
     secretMessage: string | null
   }
+}
+interface BlockFields extends CommonFields {
+  from: NamedParty
+  to: NamedParty
 }
 /** Encoding v1: every block written before issue 23. Its bytes have no `reason`. */
 export interface BlockContentV1 extends BlockFields {
@@ -50,7 +71,17 @@ export interface BlockContentV2 extends BlockFields {
   v: 2
   reason: TransferReason | null
 }
-export type BlockContent = BlockContentV1 | BlockContentV2
+/**
+ * Encoding v3 (issue 24): v2's fields; `from` and `to` are `{"id","nameCommitment"}`, so the hash covers
+ * no name. Every block the server writes since issue 24 is v3.
+ */
+export interface BlockContentV3 extends CommonFields {
+  v: 3
+  reason: TransferReason | null
+  from: CommittedParty
+  to: CommittedParty
+}
+export type BlockContent = BlockContentV1 | BlockContentV2 | BlockContentV3
 
 /** Printable ASCII without '"' and '\\': NFC leaves it as it is and JSON quotes it without escapes. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
@@ -64,7 +95,10 @@ function text(value: string): string {
   return JSON.stringify(value.normalize('NFC'))
 }
 const textOrNull = (value: string | null) => (value === null ? 'null' : text(value))
-const party = (p: { id: string; name: string }) => `{"id":${text(p.id)},"name":${text(p.name)}}`
+const party = (p: { id: string; name: string | null }) =>
+  `{"id":${text(p.id)},"name":${text(p.name as string)}}`
+// RFC 8785 order: "id" < "nameCommitment".
+const committed = (p: CommittedParty) => `{"id":${text(p.id)},"nameCommitment":${text(p.nameCommitment)}}`
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new TypeError(`not a safe integer: ${value}`)
   return String(value)
@@ -83,30 +117,34 @@ function boolean(value: boolean): string {
  */
 function blockJson(c: BlockContent): string {
   const m = c.commitments
-  // v2 adds "reason", whose place in RFC 8785 key order is between "prevHash" and "time". Any other
-  // version has no encoding: such a block has no hash to match.
+  // v2 adds "reason", whose place in RFC 8785 key order is between "prevHash" and "time"; v3 keeps it
+  // and encodes the parties as commitments. Any other version has no encoding: no hash to match.
   let reason: string
-  if (c.v === 1) reason = ''
-  else if (c.v === 2) reason = `"reason":${textOrNull(c.reason)},`
+  let from: string
+  let to: string
+  if (c.v === 1) [reason, from, to] = ['', party(c.from), party(c.to)]
+  else if (c.v === 2) [reason, from, to] = [`"reason":${textOrNull(c.reason)},`, party(c.from), party(c.to)]
+  else if (c.v === 3)
+    [reason, from, to] = [`"reason":${textOrNull(c.reason)},`, committed(c.from), committed(c.to)]
   else throw new TypeError(`not a block encoding version: ${String((c as { v: unknown }).v)}`)
   return (
     `{"circle":${party(c.circle)},` +
     `"commitments":{"receiverComment":${textOrNull(m.receiverComment)},` +
     `"requesterComment":${textOrNull(m.requesterComment)},"secretMessage":${textOrNull(m.secretMessage)}},` +
-    `"first":${boolean(c.first)},"from":${party(c.from)},"handoverId":${textOrNull(c.handoverId)},` +
+    `"first":${boolean(c.first)},"from":${from},"handoverId":${textOrNull(c.handoverId)},` +
     `"height":${integer(c.height)},"item":${party(c.item)},"kind":${text(c.kind)},` +
     `"ownership":${text(c.ownership)},"prevHash":${text(c.prevHash)},${reason}"time":${text(c.time)},` +
-    `"to":${party(c.to)},"v":${integer(c.v)}}`
+    `"to":${to},"v":${integer(c.v)}}`
   )
 }
 
 /**
- * Whether a block's fields fit its version: v1 and v2 only; in v2 an automatic transfer names its
- * reason and a handover has none. (A v1 block never had one; its bytes cannot carry it.)
+ * Whether a block's fields fit its version: v1, v2 and v3 only; in v2 and v3 an automatic transfer
+ * names its reason and a handover has none. (A v1 block never had one; its bytes cannot carry it.)
  */
 export function isWellFormed(c: BlockContent): boolean {
   if (c.v === 1) return true
-  if (c.v !== 2) return false
+  if (c.v !== 2 && c.v !== 3) return false
   return c.kind === 'AUTO_TRANSFER' ? c.reason === 'LEFT' || c.reason === 'REMOVED' : c.reason === null
 }
 
@@ -124,6 +162,23 @@ export function blockHash(content: BlockContent): string {
   return sha256HexOfText(`\u0000${blockJson(content)}`)
 }
 
+/** The domain tag of the comment and secret-message commitments (issue 11). */
+const COMMENT_TAG = 'circles/commitment/v1\n'
+/** The domain tag of a v3 block's name commitments: never equal to a comment commitment of the same text. */
+const NAME_TAG = 'circles/name-commitment/v1\n'
+
+function saltedHash(tag: string, saltHex: string, text: string): string {
+  const salt = hexToBytes(saltHex)
+  if (salt.length < 16) throw new RangeError('a commitment salt has at least 16 bytes')
+  const head = utf8ToBytes(tag)
+  const body = utf8ToBytes(text.normalize('NFC'))
+  const input = new Uint8Array(head.length + salt.length + body.length)
+  input.set(head, 0)
+  input.set(salt, head.length)
+  input.set(body, head.length + salt.length)
+  return bytesToHex(sha256(input))
+}
+
 /**
  * A salted commitment to a text that must not enter the block in clear: SHA-256 of a domain tag, the
  * 16+ byte salt and the NFC text. Whoever holds salt and text can show they match; the block alone
@@ -131,15 +186,35 @@ export function blockHash(content: BlockContent): string {
  */
 export function commitment(text: string | null | undefined, saltHex: string): string | null {
   if (!text) return null
-  const salt = hexToBytes(saltHex)
-  if (salt.length < 16) throw new RangeError('a commitment salt has at least 16 bytes')
-  const tag = utf8ToBytes('circles/commitment/v1\n')
-  const body = utf8ToBytes(text.normalize('NFC'))
-  const input = new Uint8Array(tag.length + salt.length + body.length)
-  input.set(tag, 0)
-  input.set(salt, tag.length)
-  input.set(body, tag.length + salt.length)
-  return bytesToHex(sha256(input))
+  return saltedHash(COMMENT_TAG, saltHex, text)
+}
+
+/**
+ * The commitment to a person's name in a v3 block (issue 24): SHA-256 of its own domain tag, the 16+
+ * byte salt and the NFC name. The salt makes a guessed name uncheckable without it; erasing the name and
+ * the salt leaves the block verifying, with nothing left that reads or confirms the name.
+ */
+export function nameCommitment(name: string, saltHex: string): string {
+  if (typeof name !== 'string') throw new TypeError(`not a string: ${typeof name}`)
+  return saltedHash(NAME_TAG, saltHex, name)
+}
+
+/** A name kept beside a v3 block, with its salt; both null once erased. */
+export interface KeptName {
+  name: string | null
+  salt: string | null
+}
+export type KeptNames = Record<Side, KeptName>
+
+/** Whether a kept name opens the block's commitment: erased (both null) is fine; half erased is not. */
+export function opensCommitment(kept: KeptName | undefined, commitmentHex: string): boolean {
+  if (!kept || (kept.name === null && kept.salt === null)) return true
+  if (kept.name === null || kept.salt === null) return false
+  try {
+    return nameCommitment(kept.name, kept.salt) === commitmentHex
+  } catch {
+    return false
+  }
 }
 
 /** A block as stored: its content's fields plus the id and hash the server recorded. */
@@ -147,6 +222,13 @@ export interface StoredBlock {
   id: string
   hash: string
   content: BlockContent
+  /** v3: the names and salts kept beside the block (null where erased). */
+  names?: KeptNames
+  /**
+   * v1/v2 (issue 24): the parties whose name was redacted, their `name` null in `content`. Such a
+   * block's bytes are gone: its stored hash is taken, and only its links and place are checked.
+   */
+  redacted?: Side[]
 }
 
 export interface FailingBlock {
@@ -165,34 +247,90 @@ function hashOrEmpty(content: BlockContent): string {
   }
 }
 
+const HASH = /^[0-9a-f]{64}$/
+
+/** Whether a stored block is a redacted v1/v2 block: its marker names exactly its null names. */
+export function isRedacted(block: StoredBlock): boolean {
+  const c = block.content
+  if (!block.redacted?.length || (c.v !== 1 && c.v !== 2)) return false
+  return SIDES.every((side) => (c[side].name === null) === block.redacted!.includes(side))
+}
+
+/**
+ * One block on its own, without its links: 'ok' when its hash is its content's hash and the names kept
+ * beside a v3 block open its commitments; 'redacted' for a v1/v2 block whose names were redacted (its
+ * hash cannot be recomputed: only its links and its place in the signed log can vouch for it);
+ * 'mismatch' otherwise.
+ */
+export function checkBlock(block: StoredBlock): 'ok' | 'redacted' | 'mismatch' {
+  const { content } = block
+  if (isRedacted(block)) return HASH.test(block.hash) ? 'redacted' : 'mismatch'
+  if (hashOrEmpty(content) !== block.hash) return 'mismatch'
+  if (content.v === 3 && !SIDES.every((s) => opensCommitment(block.names?.[s], content[s].nameCommitment)))
+    return 'mismatch'
+  return 'ok'
+}
+
+export interface ChainResult {
+  valid: boolean
+  blockCount: number
+  failingBlocks: FailingBlock[]
+  /**
+   * Blocks written before v3 whose names were redacted (issue 24): their hash cannot be recomputed; it
+   * was taken as stored and checked by the links around it (and, where checkpoints are at hand, by the
+   * signed Merkle tree).
+   */
+  redactedBlocks: number
+}
+
 /**
  * Checks a circle's chain one block at a time, in height order, so a long chain never has to be held
  * in memory: each block's hash must be its content's hash, its height the next one, its prevHash the
- * previous block's hash (64 zeros and `first` for height 0), its fields those of its version (v1 or
- * v2, mixed in one chain: blocks written before v2 keep theirs).
+ * previous block's hash (64 zeros and `first` for height 0), its fields those of its version (v1, v2
+ * or v3, mixed in one chain: blocks written before a version keep theirs). A v3 block's kept names must
+ * open its commitments (erased ones are not checked: the hash covers only the commitments). A redacted
+ * v1/v2 block's hash is taken as stored: its links are checked, and the next block must link to it.
  */
 export function createChainVerifier() {
   let index = 0
   let previousHash = GENESIS_PREV_HASH
+  let redactedBlocks = 0
+  /** The previous block when it was redacted and not yet reported: the next link vouches for its hash. */
+  let unpinned: FailingBlock | null = null
   const failing: FailingBlock[] = []
   return {
     push(block: StoredBlock): void {
-      const expectedHash = hashOrEmpty(block.content)
       const { content } = block
+      const redacted = isRedacted(block)
+      const expectedHash = redacted ? block.hash : hashOrEmpty(content)
       const linked =
         isWellFormed(content) &&
         content.height === index &&
         content.first === (index === 0) &&
         content.prevHash === previousHash
-      if (!linked || expectedHash !== block.hash) {
-        failing.push({ index, id: block.id, hash: block.hash, expectedHash })
+      const namesOpen =
+        content.v !== 3 ||
+        SIDES.every((side) => opensCommitment(block.names?.[side], content[side].nameCommitment))
+      const hashOk = redacted ? HASH.test(block.hash) : expectedHash === block.hash
+      // A redacted block that the next block, itself proven by its hash, does not link to: its stored
+      // hash is not the chain's. (A redacted next block proves nothing: its own link is reported.)
+      if (unpinned && !redacted && hashOk && content.prevHash !== unpinned.hash) {
+        failing.push({ ...unpinned, expectedHash: String(content.prevHash) })
       }
+      unpinned = null
+      if (!linked || !hashOk || !namesOpen) {
+        failing.push({ index, id: block.id, hash: block.hash, expectedHash })
+      } else if (redacted) {
+        unpinned = { index, id: block.id, hash: block.hash, expectedHash }
+      }
+      if (redacted) redactedBlocks += 1
       // The next block must link to what is stored: one bad block is reported once, not all after it.
       previousHash = block.hash
       index += 1
     },
-    result(): { valid: boolean; blockCount: number; failingBlocks: FailingBlock[] } {
-      return { valid: failing.length === 0, blockCount: index, failingBlocks: failing }
+    result(): ChainResult {
+      const failingBlocks = [...failing].sort((a, b) => a.index - b.index)
+      return { valid: failing.length === 0, blockCount: index, failingBlocks, redactedBlocks }
     },
   }
 }

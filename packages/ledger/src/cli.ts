@@ -6,6 +6,9 @@ const USAGE = `Usage: circles-ledger verify <export.jsonl> [--key <verifier key>
 
 Checks a circle's ledger export (GET /api/ledger/<circleId>/export) offline: every leaf hash, the chain,
 the Merkle root and signature of every checkpoint, and consistency with a checkpoint you trusted before.
+A block whose names were redacted after a member deleted their account (written before encoding v3)
+cannot be rehashed: its place in the chain and in the signed tree is checked, and it is counted in
+redactedBlocks.
 Without --key it uses the keys named in the export itself; pass the key you got from the server
 (GET /api/ledger/keys) or from another member to check against a key you trust.
 Exits 0 only when everything holds.
@@ -74,6 +77,7 @@ export async function main(
         message: result.valid ? VALID : COMPROMISED,
         blockCount: result.blockCount,
         failingBlocks: result.failingBlocks,
+        redactedBlocks: result.redactedBlocks,
         checkpoint: result.checkpoint,
         problems: result.problems,
       },

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { describe, expect, it } from 'vitest'
-import { type BlockContent, GENESIS_PREV_HASH, blockBytes, blockHash } from './block'
+import { type BlockContent, type BlockContentV1, GENESIS_PREV_HASH, blockBytes, blockHash } from './block'
 import { circleOrigin, signCheckpoint } from './checkpoint'
 import { main } from './cli'
 import { appendLeaf, emptyFrontier, frontierRoot } from './merkle'
@@ -14,7 +14,7 @@ import { verifyExport } from './verify-export'
 
 const GOLDEN = JSON.parse(
   readFileSync(fileURLToPath(new URL('../testdata/golden/block-v1.json', import.meta.url)), 'utf8'),
-) as { content: BlockContent }
+) as { content: BlockContentV1 }
 const ORIGIN = circleOrigin('circles.example', GOLDEN.content.circle.id)
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
 
@@ -258,5 +258,69 @@ describe('an export written before encoding v2', () => {
     expect(verifyExport(relabelled, { keys: [key.vkey] }).problems.join('\n')).toMatch(
       /block 3: its hash is not the hash of its leaf/,
     )
+  })
+})
+
+/**
+ * Issue 24 (docs/decisions/0034): export-v3.jsonl holds a v1 block whose sender's name was redacted (no
+ * leaf: its bytes held the name), a v2 block, a v3 block whose receiver's name and salt were erased and
+ * a v3 block with a kept name; its checkpoints were signed before the erasure. It is written by
+ * testdata/goldens-v3.ts and frozen.
+ */
+describe('an export after a member deleted their account', () => {
+  const FROZEN = readFileSync(
+    fileURLToPath(new URL('../testdata/golden/export-v3.jsonl', import.meta.url)),
+    'utf8',
+  )
+  const lines = () =>
+    FROZEN.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+  const text = (ls: object[]) => ls.map((l) => JSON.stringify(l)).join('\n')
+
+  it('is what the code writes, and verifies in the function and on the command line', async () => {
+    const { exportV3, VKEY } = await import('../testdata/goldens-v3')
+    expect(exportV3()).toBe(FROZEN)
+    expect(FROZEN).not.toContain('Erika')
+    expect(Buffer.from(FROZEN.replace(/"leaf":"[^"]*"/g, '')).toString()).not.toContain('Gelöscht')
+    for (const leaf of FROZEN.matchAll(/"leaf":"([^"]*)"/g))
+      expect(Buffer.from(leaf[1]!, 'base64').toString()).not.toContain('Erika')
+    expect(verifyExport(FROZEN, { keys: [VKEY] })).toMatchObject({
+      valid: true,
+      blockCount: 4,
+      redactedBlocks: 1,
+      checkpoint: { size: 4 },
+      problems: [],
+    })
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-cli-'))
+    await writeFile(path.join(dir, 'erased.jsonl'), FROZEN)
+    let printed = ''
+    expect(await main(['verify', path.join(dir, 'erased.jsonl'), '--key', VKEY], (t) => (printed += t))).toBe(
+      0,
+    )
+    expect(JSON.parse(printed)).toMatchObject({ valid: true, blockCount: 4, redactedBlocks: 1 })
+  })
+
+  it('checks a redacted block against the signed tree: a changed hash breaks the root and the next link', () => {
+    const ls = lines()
+    const redacted = ls.find((l) => l.redacted) as { hash: string }
+    redacted.hash = 'e'.repeat(64)
+    const result = verifyExport(text(ls))
+    expect(result.valid).toBe(false)
+    expect(result.failingBlocks.map((f) => f.index)).toEqual([0, 1])
+    expect(result.problems.join('\n')).toMatch(/checkpoint 1: its root is not the root of the first 1 blocks/)
+  })
+
+  it('catches a wrong name beside a v3 block, and a v1 block relabelled as redacted', () => {
+    const ls = lines()
+    const v3 = ls.find((l) => l.height === 3) as { names: { to: { name: string } } }
+    v3.names.to.name = 'Mallory'
+    expect(verifyExport(text(ls)).failingBlocks.map((f) => f.index)).toEqual([3])
+    // A full block cannot pass as redacted: a redacted line has no leaf, and its marker must fit.
+    const again = lines()
+    const v2 = again.find((l) => l.height === 1)!
+    expect(
+      verifyExport(text(again.map((l) => (l === v2 ? { ...l, redacted: ['from'] } : l)))).problems,
+    ).toContain('line 3 is not a line of a ledger export')
   })
 })

@@ -1,4 +1,12 @@
-import { blockBytes, createChainVerifier, type BlockContent, type FailingBlock } from './block'
+import {
+  blockBytes,
+  createChainVerifier,
+  SIDES,
+  type BlockContent,
+  type FailingBlock,
+  type KeptNames,
+  type Side,
+} from './block'
 import { openCheckpoint, type Checkpoint } from './checkpoint'
 import {
   appendLeaf,
@@ -12,16 +20,33 @@ import {
 } from './merkle'
 import { NoteError, parseVerifierKey, type NoteKey } from './note'
 
-/** What a circle's export (GET /api/ledger/:circleId/export) holds, one JSON object per line. */
+/**
+ * What a circle's export (GET /api/ledger/:circleId/export) holds, one JSON object per line. A block
+ * line carries its leaf bytes (base64), and for v3 the names kept beside it (`names`, null where
+ * erased). A v1/v2 block whose names were redacted (issue 24) carries no leaf (its bytes held the
+ * name): `redacted` names the parties, and `content` is its content with those names null.
+ */
+type BlockLine = {
+  type: 'block'
+  id: string
+  height: number
+  hash: string
+  leaf?: string
+  names?: KeptNames
+  redacted?: Side[]
+  content?: BlockContent
+}
 type ExportLine =
   | { type: 'log'; origin: string; keys: string[] }
-  | { type: 'block'; id: string; height: number; hash: string; leaf: string }
+  | BlockLine
   | { type: 'checkpoint'; size: number; note: string }
 
 export interface ExportVerification {
   valid: boolean
   blockCount: number
   failingBlocks: FailingBlock[]
+  /** Redacted v1/v2 blocks: their hash taken as stored, checked by the links and the signed tree. */
+  redactedBlocks: number
   /** The newest signed checkpoint that checked out. */
   checkpoint: { size: number; rootHash: string } | null
   /** Every reason it is not valid, in words. */
@@ -42,13 +67,27 @@ function isExportLine(line: unknown): line is ExportLine {
         Array.isArray(line.keys) &&
         line.keys.every((k) => typeof k === 'string')
       )
-    case 'block':
-      return (
+    case 'block': {
+      const kept = (n: unknown) =>
+        isObject(n) &&
+        (n.name === null || typeof n.name === 'string') &&
+        (n.salt === null || typeof n.salt === 'string')
+      const base =
         typeof line.id === 'string' &&
         isSize(line.height) &&
         typeof line.hash === 'string' &&
-        typeof line.leaf === 'string'
+        (line.names === undefined ||
+          (isObject(line.names) && SIDES.every((s) => kept((line.names as Record<string, unknown>)[s]))))
+      if (line.redacted === undefined) return base && typeof line.leaf === 'string'
+      return (
+        base &&
+        line.leaf === undefined &&
+        Array.isArray(line.redacted) &&
+        line.redacted.length > 0 &&
+        line.redacted.every((s) => s === 'from' || s === 'to') &&
+        isObject(line.content)
       )
+    }
     case 'checkpoint':
       return isSize(line.size) && typeof line.note === 'string'
     default:
@@ -98,10 +137,16 @@ export function verifyExport(
   const leaves: Hash[] = []
   const blocks = lines.filter((l) => l.type === 'block').sort((a, b) => a.height - b.height)
   for (const block of blocks) {
+    if (block.redacted) {
+      // Its bytes are gone: the stored hash is taken; the chain checks its links, the tree its place.
+      chain.push({ id: block.id, hash: block.hash, content: block.content!, redacted: block.redacted })
+      leaves.push(fromHex(block.hash))
+      continue
+    }
     let content: BlockContent | null = null
     let leaf = new Uint8Array(0)
     try {
-      leaf = fromBase64(block.leaf)
+      leaf = fromBase64(block.leaf ?? '')
       content = JSON.parse(decoder.decode(leaf)) as BlockContent
       if (!equalHashes(blockBytes(content), leaf))
         problems.push(`block ${block.height}: its leaf is not in canonical form`)
@@ -110,7 +155,12 @@ export function verifyExport(
     }
     if (hex(leafHash(leaf)) !== block.hash)
       problems.push(`block ${block.height}: its hash is not the hash of its leaf`)
-    chain.push({ id: block.id, hash: block.hash, content: content ?? ({} as BlockContent) })
+    chain.push({
+      id: block.id,
+      hash: block.hash,
+      content: content ?? ({} as BlockContent),
+      names: block.names,
+    })
     leaves.push(fromHex(block.hash))
   }
   const chainResult = chain.result()
@@ -154,6 +204,7 @@ export function verifyExport(
     valid,
     blockCount: chainResult.blockCount,
     failingBlocks: chainResult.failingBlocks,
+    redactedBlocks: chainResult.redactedBlocks,
     checkpoint: newest ? { size: newest.size, rootHash: hex(newest.rootHash) } : null,
     problems,
   }

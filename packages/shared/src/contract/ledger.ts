@@ -2,8 +2,12 @@ import { z } from 'zod'
 import { MESSAGES } from '../messages'
 
 const ZParty = z.object({ id: z.string(), name: z.string() })
+/** A person in a v1/v2 block: null name once redacted (issue 24; the block's `redacted` says so). */
+const ZNamedParty = z.object({ id: z.string(), name: z.string().nullable() })
+/** A person in a v3 block: the name only as a salted commitment; the name itself is in `names`. */
+const ZCommittedParty = z.object({ id: z.string(), nameCommitment: z.string() })
 
-const blockFields = {
+const commonFields = {
   kind: z.enum(['HANDOVER', 'AUTO_TRANSFER']),
   circle: ZParty,
   height: z.number().int().nonnegative(),
@@ -12,8 +16,6 @@ const blockFields = {
   time: z.string(),
   handoverId: z.string().nullable(),
   item: ZParty,
-  from: ZParty,
-  to: ZParty,
   ownership: z.enum(['COMPLETE', 'PARTIAL']),
   commitments: z.object({
     requesterComment: z.string().nullable(),
@@ -21,31 +23,53 @@ const blockFields = {
     secretMessage: z.string().nullable(),
   }),
 }
+const blockFields = { ...commonFields, from: ZNamedParty, to: ZNamedParty }
+const ZReason = z.enum(['LEFT', 'REMOVED']).nullable()
 
 /**
  * Exactly what a block's hash covers (packages/ledger `BlockContent`): the client recomputes the hash
  * from this object, so the server's word is not needed to check a block. Encoding v1 (every block
  * written before issue 23) and v2, which adds `reason`: why an automatic transfer happened (LEFT: the
- * holder left the circle; REMOVED: the admin removed them), null for a handover.
+ * holder left the circle; REMOVED: the admin removed them), null for a handover. v3 (issue 24, every
+ * block written since): v2's fields with each person as `{ id, nameCommitment }`; the names are in the
+ * block's `names`. A v1/v2 block whose names were redacted carries them as null (see `redacted`).
  */
 export const ZBlockContent = z
   .discriminatedUnion('v', [
     z.object({ v: z.literal(1), ...blockFields }),
-    z.object({ v: z.literal(2), ...blockFields, reason: z.enum(['LEFT', 'REMOVED']).nullable() }),
+    z.object({ v: z.literal(2), ...blockFields, reason: ZReason }),
+    z.object({
+      v: z.literal(3),
+      ...commonFields,
+      reason: ZReason,
+      from: ZCommittedParty,
+      to: ZCommittedParty,
+    }),
   ])
   .meta({ id: 'BlockContent' })
 export type TBlockContent = z.infer<typeof ZBlockContent>
+
+/** A name kept beside a block, with the salt of its commitment (v3); both null once erased. */
+const ZKeptName = z.object({ name: z.string().nullable(), salt: z.string().nullable() })
+export type TKeptName = z.infer<typeof ZKeptName>
 
 /**
  * A ledger block (spec 001 §3): its id and recorded hash, the hashed content, and what the block
  * itself keeps out of the chain: the item's current picture (null once the item is gone) and the
  * handover's comments in clear (the secret message for its receiver only, else null).
+ *
+ * Issue 24 (docs/decisions/0034): `names` are the two people's names as shown, for every version (v3:
+ * with the salt that opens the content's commitment; v1/v2: the content's names, salt null); null where
+ * the person deleted their account. `redacted` names the people of a v1/v2 block whose name was removed
+ * from its stored content: its hash cannot be recomputed and is checked by its links and the signed log.
  */
 export const ZBlock = z
   .object({
     id: z.uuid(),
     hash: z.string(),
     content: ZBlockContent,
+    names: z.object({ from: ZKeptName, to: ZKeptName }),
+    redacted: z.array(z.enum(['from', 'to'])),
     item: z.object({ imageUrl: z.string().nullable(), thumbnailUrl: z.string().nullable() }).nullable(),
     comments: z.object({
       requesterComment: z.string().nullable(),
@@ -77,6 +101,12 @@ export const ZVerificationResult = z
     message: z.string(),
     blockCount: z.number().int(),
     failingBlocks: z.array(ZFailingBlock),
+    /**
+     * Issue 24: blocks written before encoding v3 whose names were redacted after a member deleted their
+     * account. Their hash is taken as stored (it covered the name): their links and place in the signed
+     * log are still checked.
+     */
+    redactedBlocks: z.number().int(),
   })
   .meta({ id: 'VerificationResult' })
 export type TVerificationResult = z.infer<typeof ZVerificationResult>

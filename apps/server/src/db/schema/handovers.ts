@@ -85,9 +85,19 @@ export const blocks = pgTable(
     itemId: uuid('item_id').notNull(),
     itemName: text('item_name').notNull(),
     fromId: uuid('from_id').notNull(),
-    fromName: text('from_name').notNull(),
+    /**
+     * v1/v2: the hashed name in clear; v3: the name kept beside the block. Null once erased (v3) or
+     * redacted (v1/v2) because the person deleted their account (docs/decisions/0034).
+     */
+    fromName: text('from_name'),
+    /** v3: the salt of the name's commitment, null once erased; always null on v1/v2 rows. */
+    fromNameSalt: text('from_name_salt'),
+    /** v3: what the hash covers in place of the name; null on v1/v2 rows. */
+    fromNameCommitment: text('from_name_commitment'),
     toId: uuid('to_id').notNull(),
-    toName: text('to_name').notNull(),
+    toName: text('to_name'),
+    toNameSalt: text('to_name_salt'),
+    toNameCommitment: text('to_name_commitment'),
     ownership: text('ownership', { enum: ['COMPLETE', 'PARTIAL'] }).notNull(),
     requesterCommentCommitment: text('requester_comment_commitment'),
     receiverCommentCommitment: text('receiver_comment_commitment'),

@@ -15,8 +15,14 @@ import {
   type Frontier,
   frontierRoot,
   GENESIS_PREV_HASH,
+  type KeptNames,
+  nameCommitment,
+  type Side,
+  SIDES,
   signCheckpoint,
+  type StoredBlock,
 } from '@circles/ledger'
+import { randomBytes } from 'node:crypto'
 import {
   MESSAGES,
   type TBlock,
@@ -58,10 +64,12 @@ export interface LedgerLock {
 
 /**
  * A stored row, read back into exactly the content that was hashed: a v1 row (written before issue
- * 23) without `reason`, a v2 row with it. Any other version is read as it is, so verify reports it.
+ * 23) without `reason`, a v2 row with it, a v3 row (issue 24) with the name commitments in place of the
+ * names. A redacted v1/v2 row reads with its name null (it has no bytes then; see `storedBlockOf`).
+ * Any other version is read as it is, so verify reports it.
  */
 export function contentOf(row: BlockRow): BlockContent {
-  const fields = {
+  const common = {
     kind: row.kind,
     circle: { id: row.circleId, name: row.circleName },
     height: row.height,
@@ -70,8 +78,6 @@ export function contentOf(row: BlockRow): BlockContent {
     time: row.time,
     handoverId: row.handoverId,
     item: { id: row.itemId, name: row.itemName },
-    from: { id: row.fromId, name: row.fromName },
-    to: { id: row.toId, name: row.toName },
     ownership: row.ownership,
     commitments: {
       requesterComment: row.requesterCommentCommitment,
@@ -79,8 +85,49 @@ export function contentOf(row: BlockRow): BlockContent {
       secretMessage: row.secretMessageCommitment,
     },
   }
+  if (row.version === 3) {
+    return {
+      v: 3,
+      ...common,
+      reason: row.reason,
+      from: { id: row.fromId, nameCommitment: row.fromNameCommitment! },
+      to: { id: row.toId, nameCommitment: row.toNameCommitment! },
+    }
+  }
+  const fields = {
+    ...common,
+    from: { id: row.fromId, name: row.fromName },
+    to: { id: row.toId, name: row.toName },
+  }
   if (row.version === 1) return { v: 1, ...fields }
   return { v: row.version as 2, ...fields, reason: row.reason }
+}
+
+/** The names kept beside a row: v3 with their salts; v1/v2 the hashed names (salt null); null if erased. */
+export function namesOf(row: BlockRow): KeptNames {
+  const salts = row.version === 3
+  return {
+    from: { name: row.fromName, salt: salts ? row.fromNameSalt : null },
+    to: { name: row.toName, salt: salts ? row.toNameSalt : null },
+  }
+}
+
+/** The people of a v1/v2 row whose name was redacted (their hash covered it); none on a v3 row. */
+export function redactedOf(row: BlockRow): Side[] {
+  if (row.version === 3) return []
+  return SIDES.filter((side) => (side === 'from' ? row.fromName : row.toName) === null)
+}
+
+/** A row as the chain verifier takes it: content, kept names (v3) and redaction marker (v1/v2). */
+export function storedBlockOf(row: BlockRow): StoredBlock {
+  const redacted = redactedOf(row)
+  return {
+    id: row.id,
+    hash: row.hash,
+    content: contentOf(row),
+    ...(row.version === 3 ? { names: namesOf(row) } : {}),
+    ...(redacted.length ? { redacted } : {}),
+  }
 }
 
 function toBlock(row: BlockViewRow, viewer: TUser): TBlock {
@@ -88,6 +135,8 @@ function toBlock(row: BlockViewRow, viewer: TUser): TBlock {
     id: row.block.id,
     hash: row.block.hash,
     content: contentOf(row.block),
+    names: namesOf(row.block),
+    redacted: redactedOf(row.block),
     item: row.currentItemId ? imageUrls(row.imageId, row.imageType) : null,
     comments: {
       requesterComment: row.requesterComment,
@@ -132,6 +181,9 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     let frontier: Frontier | undefined
 
     async function append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
+      // v3 (docs/decisions/0034): each name enters the hash only as a commitment with a fresh salt; the
+      // name and salt are stored beside the block, where erasing them leaves the block verifying.
+      const salts = { from: randomBytes(16).toString('hex'), to: randomBytes(16).toString('hex') }
       const content: BlockContent = {
         v: BLOCK_VERSION,
         kind: request.kind,
@@ -142,8 +194,8 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
         time: new Date().toISOString(),
         handoverId: request.handoverId,
         item: request.item,
-        from: request.from,
-        to: request.to,
+        from: { id: request.from.id, nameCommitment: nameCommitment(request.from.name, salts.from) },
+        to: { id: request.to.id, nameCommitment: nameCommitment(request.to.name, salts.to) },
         ownership: request.ownership,
         reason: request.reason,
         commitments: request.commitments,
@@ -171,9 +223,13 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
           itemId: content.item.id,
           itemName: content.item.name,
           fromId: content.from.id,
-          fromName: content.from.name,
+          fromName: request.from.name,
+          fromNameSalt: salts.from,
+          fromNameCommitment: content.from.nameCommitment,
           toId: content.to.id,
-          toName: content.to.name,
+          toName: request.to.name,
+          toNameSalt: salts.to,
+          toNameCommitment: content.to.nameCommitment,
           ownership: content.ownership,
           requesterCommentCommitment: content.commitments.requesterComment,
           receiverCommentCommitment: content.commitments.receiverComment,
@@ -241,7 +297,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     let after = -1
     for (;;) {
       const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE)
-      for (const row of page) verifier.push({ id: row.id, hash: row.hash, content: contentOf(row) })
+      for (const row of page) verifier.push(storedBlockOf(row))
       if (page.length < VERIFY_PAGE) break
       after = page[page.length - 1]!.height
     }
@@ -349,8 +405,21 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     for (;;) {
       const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE, size)
       for (const row of page) {
-        const leaf = Buffer.from(blockBytes(contentOf(row))).toString('base64')
-        yield `${JSON.stringify({ type: 'block', id: row.id, height: row.height, hash: row.hash, leaf })}\n`
+        const { id, height, hash } = row
+        const block = storedBlockOf(row)
+        // A redacted v1/v2 block has no leaf bytes (they held the name): its content with the name
+        // null and the marker instead. A v3 block's names and salts go beside its leaf (docs/decisions/0034).
+        const line = block.redacted
+          ? { type: 'block', id, height, hash, redacted: block.redacted, content: block.content }
+          : {
+              type: 'block',
+              id,
+              height,
+              hash,
+              leaf: Buffer.from(blockBytes(block.content)).toString('base64'),
+              ...(block.names ? { names: block.names } : {}),
+            }
+        yield `${JSON.stringify(line)}\n`
       }
       if (page.length < VERIFY_PAGE) break
       after = page.at(-1)!.height

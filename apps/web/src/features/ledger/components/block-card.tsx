@@ -1,32 +1,54 @@
-import { blockHash } from '@circles/ledger'
+import { checkBlock } from '@circles/ledger'
 import type { TBlock } from '@circles/shared'
-import { ShieldAlert, ShieldCheck } from 'lucide-react'
+import { Info, ShieldAlert, ShieldCheck } from 'lucide-react'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PrivateImage } from '@/components/private-image'
 import { Badge } from '@/components/ui/badge'
+import { personName } from '@/lib/person-name'
 import { Hash } from './hash'
 
-/** Whether the block's content hashes to its recorded hash, computed here rather than taken on trust. */
-export function useHashChecks(block: TBlock): boolean {
-  return useMemo(() => blockHash(block.content) === block.hash, [block])
+/**
+ * Whether the block's content hashes to its recorded hash (and a v3 block's names open its
+ * commitments), computed here rather than taken on trust; 'redacted' for a block written before names
+ * were kept apart whose names were erased: its hash cannot be recomputed (docs/decisions/0034).
+ */
+export function useHashChecks(block: TBlock): 'ok' | 'redacted' | 'mismatch' {
+  return useMemo(() => checkBlock(block), [block])
+}
+
+/** A person of the block as shown: 'Deleted member' once their name was erased or redacted. */
+export function partyName(block: TBlock, side: 'from' | 'to'): string {
+  return personName(block.names[side].name)
+}
+
+/** The calm note on a block whose content was partly erased when a member deleted their account. */
+export function RedactedNote({ block }: { block: TBlock }) {
+  const { t } = useTranslation('ledger')
+  if (block.redacted.length === 0) return null
+  return (
+    <p className="flex items-start gap-1.5 text-sm text-fg-muted" data-testid="block-redacted-note">
+      <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      {t('redacted.note')}
+    </p>
+  )
 }
 
 export function formatBlockTime(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
 }
 
-/** Why an automatic transfer happened, as its block says (v2); a v1 block does not say. */
+/** Why an automatic transfer happened, as its block says (v2, v3); a v1 block does not say. */
 export function transferReason(block: TBlock): 'LEFT' | 'REMOVED' | null {
-  return block.content.v === 2 ? block.content.reason : null
+  return block.content.v === 1 ? null : block.content.reason
 }
 
 /** One block, told as what happened: who handed what to whom, and when (and why, for a transfer). */
 export function BlockStory({ block }: { block: TBlock }) {
   const { t } = useTranslation('ledger')
   const { content } = block
-  const names = { from: content.from.name, item: content.item.name, to: content.to.name }
+  const names = { from: partyName(block, 'from'), item: content.item.name, to: partyName(block, 'to') }
   const reason = transferReason(block)
   return (
     <p className="font-medium">
@@ -44,8 +66,24 @@ export function BlockStory({ block }: { block: TBlock }) {
 /** The block's own hash check, and once the device check passed, its place in the signed log. */
 export function HashCheck({ block, inLog = false }: { block: TBlock; inLog?: boolean }) {
   const { t } = useTranslation('ledger')
-  const ok = useHashChecks(block)
-  return ok ? (
+  const check = useHashChecks(block)
+  if (check === 'redacted') {
+    return (
+      <span className="inline-flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-fg-muted">
+        <span className="inline-flex items-center gap-1">
+          <Info aria-hidden="true" className="size-4" />
+          {t('redacted.hashKept')}
+        </span>
+        {inLog ? (
+          <span className="inline-flex items-center gap-1 text-success">
+            <ShieldCheck aria-hidden="true" className="size-4" />
+            {t('device.inLog')}
+          </span>
+        ) : null}
+      </span>
+    )
+  }
+  return check === 'ok' ? (
     <span className="inline-flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-success">
       <span className="inline-flex items-center gap-1">
         <ShieldCheck aria-hidden="true" className="size-4" />
@@ -92,14 +130,15 @@ export function BlockCard({ block, inLog = false }: { block: TBlock; inLog?: boo
           </span>
         </div>
         <BlockStory block={block} />
+        <RedactedNote block={block} />
         {block.comments.requesterComment ? (
           <p className="text-sm text-fg-muted">
-            {content.from.name}: {block.comments.requesterComment}
+            {partyName(block, 'from')}: {block.comments.requesterComment}
           </p>
         ) : null}
         {block.comments.receiverComment ? (
           <p className="text-sm text-fg-muted">
-            {content.to.name}: {block.comments.receiverComment}
+            {partyName(block, 'to')}: {block.comments.receiverComment}
           </p>
         ) : null}
         {block.comments.secretMessage ? (

@@ -9,7 +9,14 @@ import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlock } from '../api/blocks'
 import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
 import { departureOf } from '@/lib/no-longer-member'
-import { BlockStory, formatBlockTime, HashCheck, transferReason } from '../components/block-card'
+import {
+  BlockStory,
+  formatBlockTime,
+  HashCheck,
+  partyName,
+  RedactedNote,
+  transferReason,
+} from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '../verify/use-ledger-verification'
 
@@ -54,8 +61,8 @@ export function BlockPage() {
           {content.item.name}
         </Link>,
       ],
-      [t('block.from'), content.from.name],
-      [t('block.to'), content.to.name],
+      [t('block.from'), partyName(block.data, 'from')],
+      [t('block.to'), partyName(block.data, 'to')],
       [t('block.ownership'), t(content.ownership === 'COMPLETE' ? 'complete' : 'partial')],
       [t('block.kind'), t(content.kind === 'HANDOVER' ? 'block.handover' : 'block.auto')],
       [t('hash'), <code className="font-mono text-xs break-all">{block.data.hash}</code>],
@@ -72,7 +79,7 @@ export function BlockPage() {
           : reason === 'LEFT'
             ? 'block.reasonLeft'
             : 'block.reasonUnknown'
-      rows.splice(8, 0, [t('block.reason'), t(key, { from: content.from.name })])
+      rows.splice(8, 0, [t('block.reason'), t(key, { from: partyName(block.data, 'from') })])
     }
     if (comments.secretMessage) rows.push([t('secretForYou'), comments.secretMessage])
     body = (
@@ -82,6 +89,7 @@ export function BlockPage() {
             {t('blockNumber', { height: content.height })}
           </h1>
           <BlockStory block={block.data} />
+          <RedactedNote block={block.data} />
           <HashCheck block={block.data} inLog={inLog} />
         </div>
         <VerificationStatus checks={checks} />

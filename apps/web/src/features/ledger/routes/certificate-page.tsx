@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { translateServerError } from '@/lib/server-errors'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlock } from '../api/blocks'
-import { BlockStory, formatBlockTime } from '../components/block-card'
+import { BlockStory, formatBlockTime, partyName } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '../verify/use-ledger-verification'
 
@@ -50,8 +50,8 @@ export function CertificatePage() {
     const link = `${window.location.origin}/blockchain/${block.data.id}`
     const rows: [string, React.ReactNode][] = [
       [t('certificate.item'), content.item.name],
-      [t('certificate.from'), content.from.name],
-      [t('certificate.to'), content.to.name],
+      [t('certificate.from'), partyName(block.data, 'from')],
+      [t('certificate.to'), partyName(block.data, 'to')],
       [t('certificate.date'), <time dateTime={content.time}>{formatBlockTime(content.time, language)}</time>],
       [t('certificate.circle'), content.circle.name],
       [

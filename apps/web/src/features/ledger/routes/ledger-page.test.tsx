@@ -31,6 +31,11 @@ function block(height: number, overrides: Partial<TBlockContent> = {}, forgeHash
     id: '66666666-6666-4666-8666-66666666666' + height,
     hash: forgeHash ? 'f'.repeat(64) : blockHash(content),
     content,
+    names: {
+      from: { name: (content.from as { name: string | null }).name, salt: null },
+      to: { name: (content.to as { name: string | null }).name, salt: null },
+    },
+    redacted: [],
     item: null,
     comments: { requesterComment: null, receiverComment: null, secretMessage: null },
   }
@@ -75,6 +80,7 @@ describe('ledger page', () => {
           message: MESSAGES.ledgerCompromised,
           blockCount: 1,
           failingBlocks: [failing],
+          redactedBlocks: 0,
         }),
     })
     await render(`/blockchain/circle/${CIRCLE}`)
@@ -87,11 +93,50 @@ describe('ledger page', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: '#0' })).toBeNull())
   })
 
+  it('shows an erased name as Deleted member, a calm note on a redacted block, and counts it (issue 24)', async () => {
+    const redacted = block(0)
+    redacted.content = {
+      ...redacted.content,
+      from: { id: redacted.content.from.id, name: null },
+    } as TBlockContent
+    redacted.names = { ...redacted.names, from: { name: null, salt: null } }
+    redacted.redacted = ['from']
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [redacted] }),
+      [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
+        json(200, {
+          valid: true,
+          message: MESSAGES.ledgerValid,
+          blockCount: 1,
+          failingBlocks: [],
+          redactedBlocks: 1,
+        }),
+      '*': () => json(404, { message: MESSAGES.notFound }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    expect(
+      await screen.findByText('Deleted member handed Cordless drill to Ben Neighbour, accepted'),
+    ).toBeTruthy()
+    expect(screen.getByTestId('block-redacted-note').textContent).toMatch(
+      /erased when a member deleted their account.*still checked/,
+    )
+    expect(screen.getByText('Hash kept as recorded')).toBeTruthy()
+    expect(screen.queryByText("Hash does not match this block's content")).toBeNull()
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify chain' }))
+    expect(await screen.findByText(/1 of them had a member's name erased/)).toBeTruthy()
+  })
+
   it('a double press on Verify chain asks the server once (issue 23)', async () => {
     const fetchMock = mockApi({
       [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [block(0)] }),
       [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
-        json(200, { valid: true, message: MESSAGES.ledgerValid, blockCount: 1, failingBlocks: [] }),
+        json(200, {
+          valid: true,
+          message: MESSAGES.ledgerValid,
+          blockCount: 1,
+          failingBlocks: [],
+          redactedBlocks: 0,
+        }),
       '*': () => json(404, { message: MESSAGES.notFound }),
     })
     await render(`/blockchain/circle/${CIRCLE}`)

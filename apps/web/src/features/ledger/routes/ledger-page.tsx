@@ -46,6 +46,7 @@ function VerificationResult({ result, deviceAlarm }: { result: TVerificationResu
     >
       <p>{translateServerError(result.message)}</p>
       <p>{t('verify.counts', { count: result.blockCount, failing: result.failingBlocks.length })}</p>
+      {result.redactedBlocks > 0 ? <p>{t('verify.redacted', { count: result.redactedBlocks })}</p> : null}
       {result.valid && deviceAlarm ? <p>{t('verify.butDeviceAlarm')}</p> : null}
       {showFailing ? (
         <ul className="mt-2 flex flex-col gap-1 font-mono text-xs">

@@ -4,6 +4,7 @@ import {
   hashToHex,
   hexToHash,
   merkleTree,
+  nameCommitment,
   publicKeyOf,
   seedSigner,
   signCheckpoint,
@@ -123,7 +124,7 @@ describe('verifying a circle on this device', () => {
 
     const edited = {
       ...server.blocks[1]!,
-      content: { ...server.blocks[1]!.content, to: { id: 'x', name: 'X' } },
+      content: { ...server.blocks[1]!.content, to: { id: 'x', name: 'X' } } as BlockContent,
     }
     expect(await verifyCircle(CIRCLE, [edited], device(server).deps)).toMatchObject({ reason: 'hash' })
   })
@@ -170,5 +171,79 @@ describe('verifying a circle on this device', () => {
       reason: 'consistency',
     })
     expect(memory.get(CIRCLE)?.size).toBe(6)
+  })
+})
+
+/**
+ * Issue 24 (docs/decisions/0034): after a member deleted their account, the blocks about them come
+ * redacted (v1/v2: name null, no bytes to hash) or with their kept name erased (v3). The device's
+ * checkpoint from before the erasure must still be extended, and every shown block proven in the tree.
+ */
+describe('verifying a ledger with erased names on this device', () => {
+  const salt = 'ab'.repeat(16)
+  /** Blocks 0-2 as v1, blocks 3-4 as v3, each naming Erika as receiver. */
+  function mixed() {
+    const blocks: ShownBlock[] = []
+    for (let h = 0; h < 5; h++) {
+      const prev = h === 0 ? GENESIS_PREV_HASH : blocks[h - 1]!.hash
+      const v1 = content(h, prev, 'Erika')
+      const c: BlockContent =
+        h < 3
+          ? v1
+          : {
+              ...v1,
+              v: 3,
+              reason: null,
+              from: { id: 'ida', nameCommitment: nameCommitment('Ida', salt) },
+              to: { id: 'erika', nameCommitment: nameCommitment('Erika', salt) },
+            }
+      const names = { from: { name: 'Ida', salt }, to: { name: 'Erika', salt } }
+      blocks.push({ id: `block-${h}`, hash: blockHash(c), content: c, ...(h >= 3 ? { names } : {}) })
+    }
+    const tree = merkleTree(blocks.map((b) => hexToHash(b.hash)))
+    const note = (n: number) =>
+      signCheckpoint(
+        { origin: `circles.example/circle/${CIRCLE}`, size: n, rootHash: tree.root(n), extensions: [] },
+        signer,
+      )
+    return { blocks, tree, note }
+  }
+  /** The same log as served after Erika was erased. */
+  function erased(server: ReturnType<typeof mixed>): ShownBlock[] {
+    return server.blocks.map((b) =>
+      b.content.v === 3
+        ? { ...b, names: { ...b.names!, to: { name: null, salt: null } } }
+        : {
+            ...b,
+            content: { ...b.content, to: { id: 'erika', name: null } } as BlockContent,
+            redacted: ['to'],
+          },
+    )
+  }
+
+  it('verifies the redacted and erased blocks against the checkpoint remembered before', async () => {
+    const server = mixed()
+    const { memory } = device(server)
+    expect(await verifyCircle(CIRCLE, server.blocks, device(server, memory).deps)).toMatchObject({
+      state: 'verified',
+      size: 5,
+    })
+    const shown = erased(server)
+    expect(JSON.stringify(shown)).not.toContain('Erika')
+    expect(await verifyCircle(CIRCLE, shown, device(server, memory).deps)).toMatchObject({
+      state: 'verified',
+      size: 5,
+    })
+  })
+
+  it('raises the alarm on a wrong name beside a v3 block, and on a redacted block not in the tree', async () => {
+    const server = mixed()
+    const shown = erased(server)
+    const wrongName = { ...shown[4]!, names: { ...shown[4]!.names!, from: { name: 'Mallory', salt } } }
+    expect(await verifyCircle(CIRCLE, [wrongName], device(server).deps)).toMatchObject({ reason: 'hash' })
+    const moved = { ...shown[1]!, hash: shown[2]!.hash }
+    expect(await verifyCircle(CIRCLE, [moved], device(server).deps)).toMatchObject({ reason: 'inclusion' })
+    const unmarked = { ...shown[1]!, redacted: undefined }
+    expect(await verifyCircle(CIRCLE, [unmarked], device(server).deps)).toMatchObject({ reason: 'hash' })
   })
 })

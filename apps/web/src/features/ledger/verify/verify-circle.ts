@@ -1,5 +1,5 @@
 import {
-  blockHash,
+  checkBlock,
   hashToHex,
   hexToHash,
   openCheckpoint,
@@ -8,7 +8,9 @@ import {
   verifyInclusion,
   type BlockContent,
   type Checkpoint,
+  type KeptNames,
   type NoteKey,
+  type Side,
 } from '@circles/ledger'
 import type { TLedgerReceipt } from '@circles/shared'
 
@@ -67,6 +69,10 @@ export interface ShownBlock {
   id: string
   hash: string
   content: BlockContent
+  /** The names kept beside the block (v3: with the salts that open its commitments). */
+  names?: KeptNames
+  /** A v1/v2 block whose names were redacted (issue 24): its hash is taken, its place proven. */
+  redacted?: Side[]
 }
 
 /** The server calls and the device's memory the check needs (injected, so tests run without either). */
@@ -160,7 +166,9 @@ export async function verifyCircle(
 
   for (const block of blocks) {
     const described = { id: block.id, height: block.content.height, hash: block.hash, content: block.content }
-    if (blockHash(block.content) !== block.hash) return alarm('hash', { block: described })
+    // Recomputed here (a v3 block's kept names must open its commitments). A redacted block's hash
+    // cannot be: its inclusion in the signed tree below is what vouches for it (docs/decisions/0034).
+    if (checkBlock(block) === 'mismatch') return alarm('hash', { block: described })
     if (block.content.height >= checkpoint.size) return alarm('inclusion', { block: described })
   }
   for (let start = 0; start < blocks.length; start += PROOFS_PER_CALL) {
@@ -174,7 +182,8 @@ export async function verifyCircle(
     for (const block of page) {
       const { height } = block.content
       const proof = proofs.get(height) ?? []
-      // Our own hash of the content, never the server's leaf hash.
+      // Our own hash of the content (checked above), never the server's leaf hash; for a redacted
+      // block the stored hash, whose place in the signed tree is what this proves.
       const holds = verifyInclusion(
         height,
         checkpoint.size,
