@@ -168,6 +168,9 @@ export const MESSAGES = {
   requestHeadersTooLarge: 'The request headers are too large.',
   malformedRequest: 'The request is malformed.',
   realtimeServiceUnavailable: 'Service unavailable',
+  // Avatar picture (issue 24, docs/decisions/0037).
+  avatarUpdated: 'Profile picture updated',
+  avatarRemoved: 'Profile picture removed',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES
