@@ -50,7 +50,8 @@ test('an avatar: upload, seen in the header and by a co-member, removed; a non-i
   baseURL,
   axe,
 }) => {
-  test.setTimeout(120_000)
+  // Two browsers, eight screenshots with axe: room for a busy machine.
+  test.setTimeout(240_000)
   const ada = await createSignedInUser(request, 'avatar-ada', 'Ada Avatar')
   const ben = await createSignedInUser(request, 'avatar-ben', 'Ben Member')
   const circleId = await createCircle(request, ada, { name: 'Avatar Street' })
