@@ -46,6 +46,8 @@ import { createLedgerService } from './modules/ledger/ledger.service'
 import { exportRoutes } from './modules/export/export.routes'
 import { createExportService } from './modules/export/export.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
+import { avatarsRoutes } from './modules/avatars/avatars.routes'
+import { createAvatarsService } from './modules/avatars/avatars.service'
 import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
 import { guardBodyPace, serverTimeoutOptions } from './plugins/slow-clients'
@@ -159,6 +161,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const activities = createActivitiesService(ctx)
   const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
+  const avatars = createAvatarsService(ctx, store)
   const handovers = createHandoversService(ctx, ledger, activities, notices)
   const circles = createCirclesService(ctx, items, handovers, activities)
 
@@ -188,6 +191,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         { prefix: '/users' },
       )
       await api.register(changePasswordRoutes(createChangePasswordService(ctx)), { prefix: '/users' })
+      await api.register(avatarsRoutes(avatars), { prefix: '/users' })
       await api.register(contactRoutes(createContactService(ctx)))
       await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities, notices)), {
         prefix: '/circles',

@@ -121,6 +121,23 @@ async function upload(who: SignedIn, itemId: string, width: number) {
   return { imageUrl, picture }
 }
 
+/** An avatar for a person; its URL. */
+async function uploadAvatar(who: SignedIn, width: number): Promise<string> {
+  const form = multipart('image', {
+    name: 'me.png',
+    type: 'image/png',
+    bytes: await pictureBytes('png', width, 64),
+  })
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/api/users/me/avatar',
+    headers: { ...who.auth, ...form.headers },
+    payload: form.payload,
+  })
+  if (res.statusCode !== 200) throw new Error(`avatar: ${res.statusCode} ${res.body}`)
+  return res.json().user.avatarUrl as string
+}
+
 async function buildWorld(): Promise<World> {
   const unverifiedUser = await createUser(t.database, { name: 'Una Unverified', verified: false })
   const unverifiedToken = createSessionTokens(TEST_JWT_SECRET).issue({
@@ -145,6 +162,7 @@ async function buildWorld(): Promise<World> {
     await addMember(t, who.admin, circleA.id, who[role])
   const item = await createItem(t, who.holder, circleA.id, `Xylophone ${tag()}`)
   const itemPicture = await upload(who.holder, item.id, 320)
+  const holderAvatarUrl = await uploadAvatar(who.holder, 96)
   const handedItem = await createItem(t, who.admin, circleA.id, `Zither ${tag()}`)
   const confirmed = await handOver(t, who.admin, who.holder, handedItem.id, {
     requesterComment: `Comment ${tag()}`,
@@ -199,6 +217,7 @@ async function buildWorld(): Promise<World> {
         handedItem.name,
         fileName(itemPicture.imageUrl),
         bytesOf(itemPicture.picture),
+        fileName(holderAvatarUrl),
         block.id,
         block.hash,
         ...(['member', 'holder', 'receiver', 'admin'] as const).map((r) => who[r].user.email),
@@ -261,6 +280,12 @@ async function registerPasskey(who: SignedIn) {
 /** Who may do what, by route: 'METHOD /api/path' as the app declares it. */
 function table(): Record<string, Row> {
   const A = () => w.circleA.id
+  /** The holder's avatar as it is now: one is uploaded when an earlier row removed it. */
+  const holderAvatar = async (): Promise<string> => {
+    const me = await t.app.inject({ method: 'GET', url: '/api/users/me', headers: w.who.holder.auth })
+    const current = me.json().user.avatarUrl as string | null
+    return current ?? (await uploadAvatar(w.who.holder, 72))
+  }
   const uploadBody = async (itemId: string) => {
     const form = multipart('image', {
       name: 'p.png',
@@ -373,6 +398,23 @@ function table(): Record<string, Row> {
       call: () => ({ url: `/api/users/status/${w.who.member.user.id}` }),
     },
     'GET /api/users/me': { expect: anyAccount(), call: () => ({ url: '/api/users/me' }) },
+    // The avatar (docs/decisions/0037): one's own is changed; the holder's is seen by circle A only.
+    'PUT /api/users/me/avatar': {
+      expect: anyAccount(),
+      call: async () => {
+        const form = multipart('image', {
+          name: 'me.png',
+          type: 'image/png',
+          bytes: await pictureBytes('png', 64, 64),
+        })
+        return { url: '/api/users/me/avatar', payload: form.payload, headers: form.headers }
+      },
+    },
+    'DELETE /api/users/me/avatar': { expect: anyAccount(), call: () => ({ url: '/api/users/me/avatar' }) },
+    'GET /api/users/avatars/:file': {
+      expect: circleA(OK),
+      call: async () => ({ url: await holderAvatar() }),
+    },
     'PUT /api/users/me': {
       expect: anyAccount(),
       call: (_role, as) => ({ url: '/api/users/me', payload: { name: as?.user.name ?? 'Anyone' } }),

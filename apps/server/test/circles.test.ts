@@ -134,14 +134,14 @@ describe('GET /api/circles and GET /api/circles/:id', () => {
         role: 'ADMIN',
         userId: admin.user.id,
         joinedAt: expect.any(String),
-        user: { id: admin.user.id, name: 'Ada Admin', email: admin.user.email },
+        user: { id: admin.user.id, name: 'Ada Admin', email: admin.user.email, avatarUrl: null },
       },
       {
         id: expect.any(String),
         role: 'MEMBER',
         userId: member.user.id,
         joinedAt: expect.any(String),
-        user: { id: member.user.id, name: 'Max Member', email: member.user.email },
+        user: { id: member.user.id, name: 'Max Member', email: member.user.email, avatarUrl: null },
       },
     ])
   })

@@ -44,6 +44,7 @@ type Ref =
   | 'resetToken'
   | 'verifyToken'
   | 'imageFile'
+  | 'avatarFile'
   | 'credential'
 
 interface FuzzEntry {
@@ -76,6 +77,9 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/users/reset-password': {},
   'GET /api/users/verify/:token': { params: { token: ['verifyToken'] } },
   'POST /api/users/resend-verification': {},
+  'PUT /api/users/me/avatar': { multipart: true },
+  'DELETE /api/users/me/avatar': {},
+  'GET /api/users/avatars/:file': { params: { file: ['avatarFile'] } },
   // circles and invitations
   'GET /api/circles/': {},
   'POST /api/circles/': {},
@@ -211,6 +215,15 @@ async function seedWorld(): Promise<World> {
   })
   if (upload.statusCode !== 200) throw new Error(`upload: ${upload.statusCode} ${upload.body}`)
   const imageUrl = (upload.json() as { imageUrl: string }).imageUrl
+  const avatarForm = multipart('image', { name: 'me.png', type: 'image/png', bytes: picture })
+  const avatar = await t.app.inject({
+    method: 'PUT',
+    url: '/api/users/me/avatar',
+    headers: { ...admin.auth, ...avatarForm.headers },
+    payload: avatarForm.payload,
+  })
+  if (avatar.statusCode !== 200) throw new Error(`avatar: ${avatar.statusCode} ${avatar.body}`)
+  const avatarUrl = (avatar.json() as { user: { avatarUrl: string } }).user.avatarUrl
   const blocks = await t.app.inject({
     method: 'GET',
     url: `/api/blockchain/circle/${circle.id}`,
@@ -239,6 +252,7 @@ async function seedWorld(): Promise<World> {
     resetToken: resetMail ? [tokenFromEmail(resetMail.textBody, '/reset-password')] : ['0'.repeat(64)],
     verifyToken: ['a'.repeat(64)],
     imageFile: [imageUrl.split('/').pop() ?? 'x', (imageUrl.split('/').pop() ?? 'x').replace('.', '-small.')],
+    avatarFile: [avatarUrl.split('/').pop() ?? 'x'],
     credential: ['AAAA', 'bm90LWEtY3JlZGVudGlhbA'],
   }
   const ids = [circle.id, item.id, pendingItem.id, movedItem.id, pending.id, confirmed.id, invitation.id]

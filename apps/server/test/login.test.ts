@@ -40,6 +40,7 @@ describe('POST /api/users/login', () => {
       emailVerified: true,
       language: 'en',
       createdAt: user.createdAt.toISOString(),
+      avatarUrl: null,
     })
     expect(body.user.passwordHash).toBeUndefined()
     expect(expiry(body.token)).toBeGreaterThan(23 * 3600)

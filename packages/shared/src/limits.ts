@@ -22,6 +22,8 @@ export const LIMITS = {
   maxImageSide: 1920,
   /** The longer side of the small rendition the card grids show. */
   thumbnailSide: 480,
+  /** The avatar's side: a square centre crop, WebP (docs/decisions/0037). */
+  avatarSide: 256,
   /** Requester and receiver comments and the secret message. */
   handoverCommentMax: 1000,
   circlePageItems: 6,

@@ -177,6 +177,9 @@ export const MESSAGES = {
   passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
   // Issue 24: "Download my data" (docs/decisions/0038).
   dataExportTooMany: 'You can download your data 3 times an hour. Please try again later.',
+  // Avatar picture (issue 24, docs/decisions/0037).
+  avatarUpdated: 'Profile picture updated',
+  avatarRemoved: 'Profile picture removed',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -18,6 +18,7 @@ import { LanguageSwitch } from '@/components/language-switch'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Logo } from '@/components/ui/logo'
+import { UserAvatar } from '@/components/user-avatar'
 import { cn } from '@/lib/class-names'
 import { setFooterVisible, useFooterVisible } from '@/lib/footer-preference'
 import { signOutAndLeave } from '@/lib/sign-out'
@@ -40,12 +41,6 @@ const MENU_LINK =
 
 function linkState(isActive: boolean): string {
   return isActive ? 'bg-accent-soft text-accent-text' : 'text-fg-muted hover:bg-surface-2 hover:text-fg'
-}
-
-function initials(name: string | undefined): string {
-  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean)
-  const letters = parts.length > 1 ? [parts[0]!, parts[parts.length - 1]!] : parts.slice(0, 1)
-  return letters.map((part) => part[0]!.toUpperCase()).join('') || '?'
 }
 
 function FooterToggle({ variant }: { variant: 'bar' | 'menu' }) {
@@ -187,12 +182,11 @@ export function AppHeader() {
                     )
                   }
                 >
-                  <span
-                    aria-hidden="true"
-                    className="inline-flex size-8 items-center justify-center rounded-full border border-accent/25 bg-accent-soft text-xs font-semibold text-accent-text"
-                  >
-                    {initials(profileName)}
-                  </span>
+                  <UserAvatar
+                    name={profileName}
+                    avatarUrl={user?.avatarUrl}
+                    className="size-8 border border-accent/25 bg-accent-soft text-xs text-accent-text"
+                  />
                   <span className="sr-only">{t('nav.profile')}</span>
                 </NavLink>
                 <Button

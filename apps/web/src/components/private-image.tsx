@@ -37,6 +37,22 @@ function releaseBlobUrlsOnRemoval(queryClient: QueryClient) {
 }
 
 /**
+ * A members-only picture's blob URL (`data`), fetched once per URL with the session's token and kept
+ * while shown; a new URL (a replaced picture) is a new fetch. Also for avatars (`user-avatar.tsx`).
+ */
+export function usePrivatePicture(url: string | null) {
+  const queryClient = useQueryClient()
+  releaseBlobUrlsOnRemoval(queryClient)
+  return useQuery({
+    queryKey: [IMAGE_KEY, url],
+    queryFn: ({ signal }) => fetchPicture(url!, signal),
+    enabled: Boolean(url),
+    staleTime: Infinity,
+    retry: 1,
+  })
+}
+
+/**
  * A picture only members may see (an item's): the browser cannot load it by URL, so the bytes come with
  * the bearer token and show as a blob URL. No picture: a calm icon. A picture that cannot be fetched:
  * 'Image not available'.
@@ -51,15 +67,7 @@ export function PrivateImage({
   className?: string
 }) {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
-  releaseBlobUrlsOnRemoval(queryClient)
-  const picture = useQuery({
-    queryKey: [IMAGE_KEY, url],
-    queryFn: ({ signal }) => fetchPicture(url!, signal),
-    enabled: Boolean(url),
-    staleTime: Infinity,
-    retry: 1,
-  })
+  const picture = usePrivatePicture(url)
   const [brokenUrl, setBrokenUrl] = useState<string | null>(null)
 
   const frame = cn('flex items-center justify-center overflow-hidden bg-surface-2 text-fg-subtle', className)

@@ -51,7 +51,13 @@ export const ZCircleMember = z
     role: ZCircleRole,
     userId: z.uuid(),
     joinedAt: z.iso.datetime(),
-    user: z.object({ id: z.uuid(), name: z.string(), email: z.string() }),
+    user: z.object({
+      id: z.uuid(),
+      name: z.string(),
+      email: z.string(),
+      /** The member's avatar (docs/decisions/0037); null or absent = initials. */
+      avatarUrl: z.string().nullable().optional(),
+    }),
   })
   .meta({ id: 'CircleMember' })
 export type TCircleMember = z.infer<typeof ZCircleMember>

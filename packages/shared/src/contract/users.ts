@@ -11,9 +11,23 @@ export const ZUser = z
     emailVerified: z.boolean(),
     language: ZLanguage,
     createdAt: z.iso.datetime(),
+    /** The avatar picture (issue 24, docs/decisions/0037): a new URL on every upload; null = none. */
+    avatarUrl: z.string().nullable().optional(),
   })
   .meta({ id: 'User' })
 export type TUser = z.infer<typeof ZUser>
+
+/**
+ * Where an avatar is served from: `<prefix><32 hex>.webp`, for the person and the members of a circle
+ * they share; fetched with the bearer token.
+ */
+export const AVATAR_PATH_PREFIX = '/api/users/avatars/'
+export const ZAvatarFileParams = z.object({
+  file: z.string().regex(/^[0-9a-f]{32}\.webp$/, { error: MESSAGES.notFound }),
+})
+/** PUT and DELETE /users/me/avatar: the user with the new avatar (or none). */
+export const ZAvatarResponse = z.object({ user: ZUser, message: z.string() })
+export type TAvatarResponse = z.infer<typeof ZAvatarResponse>
 
 export const ZRegisterRequest = z
   .object({

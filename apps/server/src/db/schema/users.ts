@@ -20,10 +20,12 @@ export const users = pgTable(
     notifyHandoverRequests: boolean('notify_handover_requests').notNull().default(true),
     notifyHandoverAnswers: boolean('notify_handover_answers').notNull().default(true),
     notifyInvitations: boolean('notify_invitations').notNull().default(true),
+    /** The avatar picture's random id (issue 24, docs/decisions/0037): new on every upload, null = none. */
+    avatarId: text('avatar_id'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email)],
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_avatar_id_key').on(t.avatarId)],
 )
 
 /** One-time tokens sent by email. Only the SHA-256 hash of a token is ever stored. */

@@ -1,4 +1,5 @@
 import type { TCircle, TCircleDetail, TCircleListEntry, TCircleRole, TInvitation } from '@circles/shared'
+import { avatarUrl } from '../items/images'
 import type { CircleWithCount, listMembers, listMembershipsOfUser } from './circles.repository'
 import type { InvitationRow } from './invitations.repository'
 
@@ -40,7 +41,7 @@ export function toCircleDetail(
       role: roleOf(circle.adminId, m.userId),
       userId: m.userId,
       joinedAt: m.joinedAt.toISOString(),
-      user: m.user,
+      user: { id: m.user.id, name: m.user.name, email: m.user.email, avatarUrl: avatarUrl(m.user.avatarId) },
     })),
   }
 }

@@ -74,7 +74,7 @@ export async function listMembers(db: Executor, circleId: string) {
         id: circleMembers.id,
         userId: circleMembers.userId,
         joinedAt: circleMembers.joinedAt,
-        user: { id: users.id, name: users.name, email: users.email },
+        user: { id: users.id, name: users.name, email: users.email, avatarId: users.avatarId },
       })
       .from(circleMembers)
       .innerJoin(users, eq(users.id, circleMembers.userId))

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { IMAGE_PATH_PREFIX, LIMITS, MESSAGES } from '@circles/shared'
+import { AVATAR_PATH_PREFIX, IMAGE_PATH_PREFIX, LIMITS, MESSAGES } from '@circles/shared'
 import sharp from 'sharp'
 import { AppError } from '../../lib/errors'
 
@@ -22,16 +22,7 @@ const invalidType = () => new AppError('VALIDATION_ERROR', MESSAGES.invalidImage
  * most 1920 px, in its own format; plus a small WebP rendition (longer side 480 px) for card grids.
  */
 export async function processImage(input: Buffer): Promise<ProcessedImage> {
-  if (input.length === 0) throw new AppError('VALIDATION_ERROR', MESSAGES.imageZeroSize)
-  let format: Format
-  try {
-    const meta = await sharp(input).metadata()
-    if (!(meta.format in FORMATS)) throw invalidType()
-    format = meta.format as Format
-  } catch (error) {
-    if (error instanceof AppError) throw error
-    throw invalidType()
-  }
+  const format = await formatOf(input)
   const id = randomBytes(16).toString('hex')
   const extension = FORMATS[format]
   try {
@@ -68,6 +59,57 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   } catch {
     throw new AppError('VALIDATION_ERROR', MESSAGES.imageProcessingFailed)
   }
+}
+
+/** The upload's format as sharp reads it from the bytes: JPEG, PNG or WebP, else 400. */
+async function formatOf(input: Buffer): Promise<Format> {
+  if (input.length === 0) throw new AppError('VALIDATION_ERROR', MESSAGES.imageZeroSize)
+  try {
+    const meta = await sharp(input).metadata()
+    if (!(meta.format in FORMATS)) throw invalidType()
+    return meta.format as Format
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    throw invalidType()
+  }
+}
+
+export interface ProcessedAvatar {
+  /** The stored avatar's id: 32 random hex characters, new on every upload. */
+  id: string
+  name: string
+  bytes: Buffer
+  contentType: 'image/webp'
+}
+
+/**
+ * An account's avatar (docs/decisions/0037): the same checks as an item's picture (type by content,
+ * JPEG, PNG or WebP), orientation applied, then a square centre crop of 256 px as WebP; sharp writes
+ * no metadata (EXIF, GPS, ICC) unless asked, so none survives.
+ */
+export async function processAvatar(input: Buffer): Promise<ProcessedAvatar> {
+  await formatOf(input)
+  const id = randomBytes(16).toString('hex')
+  try {
+    const bytes = await sharp(input, { failOn: 'error' })
+      .rotate()
+      .resize({ width: LIMITS.avatarSide, height: LIMITS.avatarSide, fit: 'cover', position: 'centre' })
+      .webp({ quality: 80 })
+      .toBuffer()
+    return { id, name: avatarFileName(id), bytes, contentType: 'image/webp' }
+  } catch {
+    throw new AppError('VALIDATION_ERROR', MESSAGES.imageProcessingFailed)
+  }
+}
+
+/** The stored file of an avatar: apart from the item pictures' names, so neither route serves the other. */
+export function avatarFileName(avatarId: string): string {
+  return `avatar-${avatarId}.webp`
+}
+
+/** Where the client fetches an avatar; null without one. */
+export function avatarUrl(avatarId: string | null): string | null {
+  return avatarId ? `${AVATAR_PATH_PREFIX}${avatarId}.webp` : null
 }
 
 export type ImageType = (typeof FORMATS)[Format]

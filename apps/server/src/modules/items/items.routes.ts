@@ -28,7 +28,7 @@ const noFile = () => new AppError('VALIDATION_ERROR', MESSAGES.noFileToUpload)
  * The one file of an upload, field `image`, read into memory up to 5 MB and no further: a larger body
  * is refused with 413 as soon as it passes the limit, before anything is stored.
  */
-async function readImage(request: FastifyRequest): Promise<Buffer> {
+export async function readImage(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw noFile()
   try {
     const part = await request.file({ limits: { fileSize: LIMITS.maxImageBytes, files: 1, fields: 10 } })

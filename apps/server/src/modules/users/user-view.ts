@@ -1,4 +1,5 @@
 import type { TUser } from '@circles/shared'
+import { avatarUrl } from '../items/images'
 import type { UserRow } from './users.repository'
 
 /** The only shape of a user that leaves the server: never the hash or the session version. */
@@ -10,5 +11,6 @@ export function toPublicUser(row: UserRow): TUser {
     emailVerified: row.emailVerified,
     language: row.language,
     createdAt: row.createdAt.toISOString(),
+    avatarUrl: avatarUrl(row.avatarId),
   }
 }

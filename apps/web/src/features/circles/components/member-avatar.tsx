@@ -1,17 +1,24 @@
+import { UserAvatar } from '@/components/user-avatar'
 import { cn } from '@/lib/class-names'
-import { initials } from '../lib/initials'
 
-/** Initials in a soft circle; decorative, since the name is always written beside it. */
-export function MemberAvatar({ name, highlighted = false }: { name: string; highlighted?: boolean }) {
+/** The member's picture or initials in a soft circle; decorative, since the name is always written beside it. */
+export function MemberAvatar({
+  name,
+  avatarUrl,
+  highlighted = false,
+}: {
+  name: string
+  avatarUrl?: string | null
+  highlighted?: boolean
+}) {
   return (
-    <span
-      aria-hidden="true"
+    <UserAvatar
+      name={name}
+      avatarUrl={avatarUrl}
       className={cn(
-        'inline-flex size-10 shrink-0 items-center justify-center rounded-full text-sm font-semibold select-none',
-        highlighted ? 'bg-accent text-accent-fg' : 'bg-accent-soft text-accent-text',
+        'size-10 text-sm',
+        highlighted ? 'bg-accent text-accent-fg ring-2 ring-accent' : 'bg-accent-soft text-accent-text',
       )}
-    >
-      {initials(name)}
-    </span>
+    />
   )
 }

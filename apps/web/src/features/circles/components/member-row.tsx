@@ -22,7 +22,7 @@ export function MemberRow({ member, isSelf, actions }: MemberRowProps) {
   return (
     <li className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center sm:gap-4">
       <div className="flex min-w-0 flex-1 items-start gap-3">
-        <MemberAvatar name={member.user.name} highlighted={isAdmin} />
+        <MemberAvatar name={member.user.name} avatarUrl={member.user.avatarUrl} highlighted={isAdmin} />
         <div className="flex min-w-0 flex-1 flex-col gap-0.5">
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className="min-w-0 font-medium break-words text-fg">{member.user.name}</span>

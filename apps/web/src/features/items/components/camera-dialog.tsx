@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { cn } from '@/lib/class-names'
-import { pictureProblem } from '../lib/picture-check'
+import { pictureProblem } from '@/lib/picture-check'
 
 /** Spec 001 §9: ideal 1280x720, at most 1920x1080, a 300 ms start delay, JPEG at quality 0.95. */
 const CAMERA = { idealWidth: 1280, idealHeight: 720, maxWidth: 1920, maxHeight: 1080, startDelayMs: 300 }
@@ -189,7 +189,7 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
 
   const pick = async (file: File | undefined) => {
     if (!file) return
-    const problem = await pictureProblem(file, t)
+    const problem = await pictureProblem(file, t('upload.notAnImage'))
     if (problem) {
       setNotice(problem)
       return

@@ -22,7 +22,7 @@ import { useSingleFlight } from '@/lib/use-guarded-mutation'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
-import { pictureProblem, PICTURE_TYPES } from '../lib/picture-check'
+import { pictureProblem, PICTURE_TYPES } from '@/lib/picture-check'
 import { CameraDialog } from './camera-dialog'
 import { PrivateImage } from '@/components/private-image'
 
@@ -108,7 +108,7 @@ export function ItemForm({
     const picked = input.files?.[0] ?? null
     const pickNumber = ++latestPick.current
     setFile(null)
-    const problem = picked && (await pictureProblem(picked, t))
+    const problem = picked && (await pictureProblem(picked, t('upload.notAnImage')))
     if (pickNumber !== latestPick.current) return
     if (problem) {
       notify.error(problem)

@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input'
 import { notify } from '@/lib/notify'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { useUpdateProfile } from '../api/profile'
+import { AvatarPicture } from './avatar-picture'
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -88,6 +89,7 @@ export function ProfileInfo({ user }: { user: TUser }) {
           </div>
         </form>
       ) : null}
+      <AvatarPicture user={user} />
       <dl className="divide-y divide-border">
         {editing ? null : <Row term={t('info.name')}>{user.name}</Row>}
         <Row term={t('info.email')}>{user.email}</Row>

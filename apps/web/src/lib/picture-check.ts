@@ -1,5 +1,4 @@
 import { MESSAGES } from '@circles/shared'
-import type { TFunction } from 'i18next'
 import { translateServerError } from '@/lib/server-errors'
 
 /** The picture types the server keeps (spec 001 §5); the file inputs offer these. */
@@ -24,13 +23,13 @@ export async function hasPictureSignature(file: Blob): Promise<boolean> {
 }
 
 /**
- * Why a picked file cannot be an item's picture, in the user's language, or null: not an image at all,
+ * Why a picked file cannot be a picture (an item's, an avatar), in the user's language, or null: not an image at all,
  * an image of another type (HEIC, GIF…), an empty file, or a file whose bytes are no JPEG, PNG or WebP
  * whatever its name says. Said at the pick, so an item is never saved only for its picture to be
  * refused afterwards.
  */
-export async function pictureProblem(file: File, t: TFunction<'items'>): Promise<string | null> {
-  if (!file.type.startsWith('image/')) return t('upload.notAnImage')
+export async function pictureProblem(file: File, notAnImage: string): Promise<string | null> {
+  if (!file.type.startsWith('image/')) return notAnImage
   if (!PICTURE_TYPES.split(',').includes(file.type)) return translateServerError(MESSAGES.invalidImageType)
   if (file.size === 0) return translateServerError(MESSAGES.imageZeroSize)
   const readable = await hasPictureSignature(file).catch(() => false)
