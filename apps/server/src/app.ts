@@ -27,6 +27,8 @@ import { contactRoutes } from './modules/contact/contact.routes'
 import { createContactService } from './modules/contact/contact.service'
 import { healthRoutes } from './modules/health/health.routes'
 import { createAccountsService } from './modules/users/accounts.service'
+import { accountDeletionRoutes } from './modules/account-deletion/account-deletion.routes'
+import { createAccountDeletionService } from './modules/account-deletion/account-deletion.service'
 import { createPasswordResetService } from './modules/users/password-reset.service'
 import { usersRoutes } from './modules/users/users.routes'
 import { createNoticesService } from './modules/users/notices.service'
@@ -158,6 +160,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const items = createItemsService(ctx, store, ledger, activities)
   const handovers = createHandoversService(ctx, ledger, activities, notices)
   const circles = createCirclesService(ctx, items, handovers, activities)
+  const webauthn = createWebauthnService(ctx, accounts)
+  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn })
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -184,6 +188,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         }),
         { prefix: '/users' },
       )
+      await api.register(accountDeletionRoutes(accountDeletion), { prefix: '/users' })
       await api.register(contactRoutes(createContactService(ctx)))
       await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities, notices)), {
         prefix: '/circles',
@@ -193,7 +198,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))
-      await api.register(webauthnRoutes(createWebauthnService(ctx, accounts)), { prefix: '/webauthn' })
+      await api.register(webauthnRoutes(webauthn), { prefix: '/webauthn' })
     },
     { prefix: '/api' },
   )

@@ -20,6 +20,12 @@ export const users = pgTable(
     notifyHandoverRequests: boolean('notify_handover_requests').notNull().default(true),
     notifyHandoverAnswers: boolean('notify_handover_answers').notNull().default(true),
     notifyInvitations: boolean('notify_invitations').notNull().default(true),
+    /**
+     * Set when the person deleted their account (docs/decisions/0035): the row stays as a tombstone
+     * with no name, a placeholder email and no usable password, so handovers, items and blocks keep
+     * their foreign keys. Every lookup by email treats it as no account.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
