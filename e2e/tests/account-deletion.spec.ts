@@ -62,7 +62,7 @@ test('Ben deletes his account: a wrong password and Cancel change nothing, then 
   const card = page.getByRole('main')
   const consequences = card.getByRole('list', { name: 'What happens when you delete your account' })
   await expect(consequences).toContainText('You leave Linden Street.')
-  await expect(consequences).toContainText('Deleted with its picture: Tent')
+  await expect(consequences).toContainText('Deleted, with any picture: Tent')
   await expect(consequences).toContainText('Drill goes back to Ida Admin, the admin of Linden Street.')
   await expect(consequences).toContainText('1 pending handover is withdrawn.')
   await expectAccessible(page, axe)

@@ -59,7 +59,7 @@ describe('Delete my account', () => {
         'You leave Linden Street.',
         expect.stringContaining('Garden: your admin rights pass to Otto'),
         expect.stringContaining('Attic closes'),
-        'Deleted with its picture: Tent (you hold it completely).',
+        'Deleted, with any picture: Tent (you hold it completely).',
         'Drill goes back to Deleted member, the admin of Linden Street.',
         '2 pending handovers are withdrawn.',
       ]),
