@@ -31,6 +31,7 @@ import { softwarePasskey, type SoftwarePasskey } from './support/authenticator'
 import { addMember, createCircle, qrInvitation, type SignedIn, signedIn } from './support/circles'
 import { createItem, handOver, pendingHandover } from './support/handovers'
 import { multipart, pictureBytes } from './support/images'
+import { connectAs, listen, refusedConnection, tokenOf } from './support/sockets'
 import { createTestApp, type TestApp } from './support/test-app'
 
 const lines: string[] = []
@@ -424,6 +425,18 @@ describe('deleting the account', () => {
     expect(await storedPictures()).toEqual(
       expect.arrayContaining([expect.stringContaining(w.boxPicture.split('/').pop()!.split('.')[0]!)]),
     )
+  })
+})
+
+describe('every session ends', () => {
+  it('closes the deleted person’s open sockets and refuses new ones', async () => {
+    const url = await listen(t)
+    const ben = await signedIn(t, { name: `Ben ${tag()}` })
+    const listener = await connectAs(url, tokenOf(ben))
+    const closed = new Promise((resolve) => listener.socket.once('disconnect', resolve))
+    expect((await deleteWith(ben, { password: ben.user.password })).statusCode).toBe(200)
+    expect(await closed).toBe('io server disconnect')
+    expect(await refusedConnection(url, tokenOf(ben))).toBe('Unauthorized')
   })
 })
 

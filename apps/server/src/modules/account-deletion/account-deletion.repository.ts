@@ -160,7 +160,7 @@ export async function deletePersonalRows(tx: Executor, user: { id: string; email
       or(
         eq(outbox.toAddress, user.email),
         and(
-          eq(outbox.status, 'pending'),
+          inArray(outbox.status, ['pending', 'sending']),
           or(
             ...contains(outbox.subject),
             ...contains(outbox.textBody),
