@@ -9,6 +9,8 @@ import { testUser, validToken } from '@/test/tokens'
 import { DeleteAccount } from './delete-account'
 
 vi.mock('@/lib/sign-out', () => ({ signOutAndLeave: vi.fn(() => Promise.resolve()) }))
+const { startAuthentication } = vi.hoisted(() => ({ startAuthentication: vi.fn() }))
+vi.mock('@simplewebauthn/browser', () => ({ startAuthentication }))
 
 beforeEach(() => startSession(validToken(), testUser))
 afterEach(() => {
@@ -38,9 +40,10 @@ const preview: TDeletionPreview = {
   hasPasskeys: false,
 }
 
-async function render(deleteAnswer: () => Response) {
+async function render(deleteAnswer: () => Response, shown: TDeletionPreview = preview) {
   const fetchMock = mockApi({
-    'GET /api/users/me/deletion': () => json(200, { preview }),
+    'GET /api/users/me/deletion': () => json(200, { preview: shown }),
+    'POST /api/webauthn/reauth/options': () => json(200, { options: { challenge: 'Y2hhbGxlbmdl' } }),
     'POST /api/users/me/delete': deleteAnswer,
   })
   await renderPages({ '/': () => <DeleteAccount user={testUser} /> }, '/', { namespaces: ['profile'] })
@@ -100,6 +103,27 @@ describe('Delete my account', () => {
     fireEvent.submit(form)
     await waitFor(() => expect(signOutAndLeave).toHaveBeenCalledWith('/account-deleted'))
     expect(callCount(fetchMock, 'POST /api/users/me/delete')).toBe(1)
+  })
+
+  it('with a passkey: sends its fresh assertion; a cancelled prompt sends nothing and says so', async () => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {})
+    Object.defineProperty(navigator, 'credentials', { value: {}, configurable: true })
+    const assertion = { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'eyJ9' } }
+    startAuthentication.mockRejectedValueOnce(new DOMException('cancelled', 'NotAllowedError'))
+    startAuthentication.mockResolvedValueOnce(assertion)
+    const fetchMock = await render(() => json(200, { message: MESSAGES.accountDeleted }), {
+      ...preview,
+      hasPasskeys: true,
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete my account…' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Use a passkey' }))
+    expect(
+      await screen.findByText('The passkey prompt was cancelled. Your account has not been deleted.'),
+    ).toBeTruthy()
+    expect(callCount(fetchMock, 'POST /api/users/me/delete')).toBe(0)
+    fireEvent.click(screen.getByRole('button', { name: 'Use a passkey' }))
+    await waitFor(() => expect(signOutAndLeave).toHaveBeenCalledWith('/account-deleted'))
+    expect(sentBodies(fetchMock, 'POST /api/users/me/delete')).toEqual([{ credential: assertion }])
   })
 
   it('shows an error when the preview cannot be loaded', async () => {
