@@ -27,6 +27,8 @@ import { contactRoutes } from './modules/contact/contact.routes'
 import { createContactService } from './modules/contact/contact.service'
 import { healthRoutes } from './modules/health/health.routes'
 import { createAccountsService } from './modules/users/accounts.service'
+import { accountDeletionRoutes } from './modules/account-deletion/account-deletion.routes'
+import { createAccountDeletionService } from './modules/account-deletion/account-deletion.service'
 import { createPasswordResetService } from './modules/users/password-reset.service'
 import { createChangePasswordService } from './modules/users/change-password.service'
 import { changePasswordRoutes } from './modules/users/change-password.routes'
@@ -164,6 +166,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const avatars = createAvatarsService(ctx, store)
   const handovers = createHandoversService(ctx, ledger, activities, notices)
   const circles = createCirclesService(ctx, items, handovers, activities)
+  const webauthn = createWebauthnService(ctx, accounts)
+  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn })
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -192,6 +196,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       )
       await api.register(changePasswordRoutes(createChangePasswordService(ctx)), { prefix: '/users' })
       await api.register(avatarsRoutes(avatars), { prefix: '/users' })
+      await api.register(accountDeletionRoutes(accountDeletion), { prefix: '/users' })
       await api.register(contactRoutes(createContactService(ctx)))
       await api.register(circlesRoutes(circles, createInvitationsService(ctx, activities, notices)), {
         prefix: '/circles',
@@ -201,7 +206,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))
-      await api.register(webauthnRoutes(createWebauthnService(ctx, accounts)), { prefix: '/webauthn' })
+      await api.register(webauthnRoutes(webauthn), { prefix: '/webauthn' })
       await api.register(exportRoutes(createExportService(ctx, store, signer)), { prefix: '/users' })
     },
     { prefix: '/api' },

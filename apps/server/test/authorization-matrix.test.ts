@@ -456,6 +456,22 @@ function table(): Record<string, Row> {
       },
     },
 
+    // Deleting one's own account (issue 24): the preview is one's own; a wrong password is refused (403)
+    // to every account, so the row deletes nobody; without a session, 401.
+    'GET /api/users/me/deletion': { expect: anyAccount(), call: () => ({ url: '/api/users/me/deletion' }) },
+    'POST /api/users/me/delete': {
+      expect: anyAccount(403),
+      call: () => ({ url: '/api/users/me/delete', payload: { password: 'not the password' } }),
+    },
+    // Re-authentication with one's own passkey.
+    'POST /api/webauthn/reauth/options': {
+      expect: anyAccount(),
+      call: async (role, as) => {
+        if (as && role !== 'unverified') await registerPasskey(as)
+        return { url: '/api/webauthn/reauth/options' }
+      },
+    },
+
     // Passkeys: one's own; signing in with one is public.
     'GET /api/webauthn/register/options': {
       expect: anyAccount(),

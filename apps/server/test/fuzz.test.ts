@@ -137,6 +137,10 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/webauthn/login/options': {},
   'POST /api/webauthn/login/verify': {},
   'GET /api/webauthn/credentials': {},
+  'POST /api/webauthn/reauth/options': {},
+  // account deletion (issue 24)
+  'GET /api/users/me/deletion': {},
+  'POST /api/users/me/delete': {},
   // OpenAPI documentation
   'GET /api/docs/': {},
   'GET /api/docs/json': {},

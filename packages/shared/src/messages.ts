@@ -180,6 +180,12 @@ export const MESSAGES = {
   // Avatar picture (issue 24, docs/decisions/0037).
   avatarUpdated: 'Profile picture updated',
   avatarRemoved: 'Profile picture removed',
+  // Issue 24: deleting one's own account (docs/decisions/0035).
+  deleteAccountWrongPassword: 'The password is not correct. Your account has not been deleted.',
+  deleteAccountPasskeyFailed:
+    'The passkey did not confirm that it is you. Your account has not been deleted.',
+  deleteAccountConfirmRequired: 'Enter your password or use a passkey to delete your account.',
+  accountDeleted: 'Your account has been deleted.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

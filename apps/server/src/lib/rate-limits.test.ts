@@ -22,6 +22,20 @@ describe('rate limits in memory', () => {
     await limits.consume([['resetPerEmail', 'grace@example.com']], MESSAGES.tooManyRequests)
   })
 
+  it('forgets every counter of a deleted account (issue 24): its email, its id, its pair', async () => {
+    const limits = createRateLimits({ kind: 'memory' })
+    for (let i = 0; i < 3; i++)
+      await limits.consume([['resetPerEmail', 'ada@example.com']], MESSAGES.tooManyRequests)
+    for (let i = 0; i < 30; i++)
+      await limits.consume([['invitationEmailsPerAccount', 'ada-id']], MESSAGES.tooManyRequests)
+    await expect(
+      limits.consume([['resetPerEmail', 'ada@example.com']], MESSAGES.tooManyRequests),
+    ).rejects.toMatchObject({ code: 'RATE_LIMITED' })
+    await limits.forget(['ada@example.com', 'ada-id', 'ada@example.com\n10.0.0.1'])
+    await limits.consume([['resetPerEmail', 'ada@example.com']], MESSAGES.tooManyRequests)
+    await limits.consume([['invitationEmailsPerAccount', 'ada-id']], MESSAGES.tooManyRequests)
+  })
+
   it('gives a refunded attempt its point back, so only failures add up', async () => {
     const limits = createRateLimits({ kind: 'memory' })
     for (let i = 0; i < 50; i++) {

@@ -105,6 +105,11 @@ export interface RateLimits {
    * with `retryAfter` when the address failed too often overall, or the pair must still wait.
    */
   login(email: string, address: string): Promise<LoginAttempt>
+  /**
+   * Forgets every counter kept for these subjects (emails, account ids, `email\naddress` pairs) under
+   * every rule: a deleted account leaves no rate-limit rows behind (docs/decisions/0035).
+   */
+  forget(subjects: string[]): Promise<void>
 }
 
 /** Where the counters live: this process's memory, or a PostgreSQL table all instances share. */
@@ -232,6 +237,11 @@ export function createRateLimits(store: RateStore, settings: RateSettings = {}):
         },
       }
     },
+
+    async forget(subjects) {
+      const all = [...Object.values(limiters), loginFailures, loginWait]
+      await Promise.all(all.flatMap((limiter) => subjects.map((subject) => limiter.delete(rateKey(subject)))))
+    },
   }
   return limits
 }
@@ -240,4 +250,5 @@ export function createRateLimits(store: RateStore, settings: RateSettings = {}):
 export const noRateLimits: RateLimits = {
   consume: async () => ({ refund: async () => undefined }),
   login: async () => ({ succeeded: async () => undefined }),
+  forget: async () => undefined,
 }

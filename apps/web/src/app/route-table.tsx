@@ -63,6 +63,8 @@ const page = {
   ),
   unsubscribe: () => import('@/features/profile/routes/unsubscribe-page').then((m) => m.UnsubscribePage),
   profile: () => import('@/features/profile/routes/profile-page').then((m) => m.ProfilePage),
+  accountDeleted: () =>
+    import('@/features/profile/routes/account-deleted-page').then((m) => m.AccountDeletedPage),
   notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
 }
 
@@ -98,6 +100,8 @@ export const routes: RouteObject[] = [
       { path: 'profile', ...lazyPage(page.profile, 'profile') },
       // From a notice email; works without signing in.
       { path: 'unsubscribe', ...lazyPage(page.unsubscribe, 'profile') },
+      // Issue 24: where a person lands, signed out, after deleting their account.
+      { path: 'account-deleted', ...lazyPage(page.accountDeleted, 'profile') },
       {
         Component: RequireAuth,
         children: [

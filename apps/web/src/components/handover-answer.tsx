@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
+import { personName } from '@/lib/person-name'
 
 export interface HandoverAnswerProps {
   /** A PENDING handover whose receiver is the viewer (its `secretMessage` is theirs to read). */
@@ -20,7 +21,7 @@ export interface HandoverAnswerProps {
 export function HandoverAnswer({ handover, busy, onAnswer }: HandoverAnswerProps) {
   const { t } = useTranslation('common')
   const [comment, setComment] = useState('')
-  const sender = handover.sender.name
+  const sender = personName(handover.sender.name)
   return (
     <div className="flex flex-col gap-3">
       <p className="text-sm text-fg-muted">

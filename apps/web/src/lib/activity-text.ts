@@ -1,5 +1,6 @@
 import type { TActivity } from '@circles/shared'
 import type { TFunction } from 'i18next'
+import { personName } from '@/lib/person-name'
 
 /** Where an activity entry leads (spec 000 §2): the item, or for an invitation the circle. */
 export function activityHref(activity: TActivity): string {
@@ -29,32 +30,36 @@ export function activityText(t: TFunction, activity: TActivity): string {
     case 'NEW_ITEM':
       return t(key, {
         ns: 'common',
-        owner: activity.data.owner.name,
+        owner: personName(activity.data.owner.name),
         item: activity.data.name,
         circle: activity.data.circle.name,
       })
     case 'CIRCLE_INVITATION':
       return t(key, {
         ns: 'common',
-        admin: activity.data.admin?.name ?? t('activity.administrator', { ns: 'common' }),
+        admin: activity.data.admin?.name || t('activity.administrator', { ns: 'common' }),
         circle: activity.data.circle.name,
       })
     case 'REMOVED_FROM_CIRCLE':
-      return t(key, { ns: 'common', admin: activity.data.admin.name, circle: activity.data.circle.name })
+      return t(key, {
+        ns: 'common',
+        admin: personName(activity.data.admin.name),
+        circle: activity.data.circle.name,
+      })
     case 'AUTO_TRANSFER':
       // Since issue 23 the entry says why; older entries did not know, and keep the plain words.
       return t(activity.data.reason ? (`activity.AUTO_TRANSFER_${activity.data.reason}` as const) : key, {
         ns: 'common',
-        sender: activity.data.sender.name,
-        receiver: activity.data.receiver.name,
+        sender: personName(activity.data.sender.name),
+        receiver: personName(activity.data.receiver.name),
         item: activity.data.item.name,
       })
     default:
       // A request answered or cancelled since no longer reads as open (docs/decisions/0029).
       return t(outcomeKey(activity), {
         ns: 'common',
-        sender: activity.data.sender.name,
-        receiver: activity.data.receiver.name,
+        sender: personName(activity.data.sender.name),
+        receiver: personName(activity.data.receiver.name),
         item: activity.data.item.name,
       })
   }

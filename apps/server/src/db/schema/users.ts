@@ -22,6 +22,12 @@ export const users = pgTable(
     notifyInvitations: boolean('notify_invitations').notNull().default(true),
     /** The avatar picture's random id (issue 24, docs/decisions/0037): new on every upload, null = none. */
     avatarId: text('avatar_id'),
+    /**
+     * Set when the person deleted their account (docs/decisions/0035): the row stays as a tombstone
+     * with no name, a placeholder email and no usable password, so handovers, items and blocks keep
+     * their foreign keys. Every lookup by email treats it as no account.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

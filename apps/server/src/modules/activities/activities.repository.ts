@@ -77,3 +77,30 @@ export async function statsFor(db: Executor, userId: string) {
     .from(sql`(select 1) as one`)
   return row!
 }
+
+/**
+ * Every entry about one of `circleIds` (by its data's circle), with its handover's parties when it has
+ * one: what the account deletion reads to erase the deleted person's name snapshots.
+ */
+export async function entriesOfCircles(tx: Executor, circleIds: string[]) {
+  return tx
+    .select({
+      id: activities.id,
+      type: activities.type,
+      data: activities.data,
+      senderId: handovers.senderId,
+      receiverId: handovers.receiverId,
+    })
+    .from(activities)
+    .leftJoin(handovers, sql`${handovers.id} = (${activities.data}->>'handoverId')::uuid`)
+    .where(
+      sql`coalesce(${activities.data}->>'circleId', ${activities.data}->'circle'->>'id') in (${sql.join(
+        circleIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    )
+}
+
+export async function updateEntry(tx: Executor, id: string, data: unknown, title: string) {
+  await tx.update(activities).set({ data, title }).where(eq(activities.id, id))
+}

@@ -22,16 +22,39 @@ export interface Notice {
 
 type HandoverActivityType = 'PENDING_HANDOVER' | 'CONFIRMED_HANDOVER' | 'AUTO_TRANSFER'
 
+/** A person's name in a title; a deleted person's erased name ('') reads as such (docs/decisions/0035). */
+const shown = (name: string) => name || 'A deleted member'
+
 function handoverTitle(type: HandoverActivityType, d: THandoverActivityData): string {
-  if (type === 'PENDING_HANDOVER') return `${d.sender.name} wants to hand you ${d.item.name}`
-  if (type === 'CONFIRMED_HANDOVER') return `${d.item.name} went from ${d.sender.name} to ${d.receiver.name}`
+  const sender = shown(d.sender.name)
+  const receiver = shown(d.receiver.name)
+  if (type === 'PENDING_HANDOVER') return `${sender} wants to hand you ${d.item.name}`
+  if (type === 'CONFIRMED_HANDOVER') return `${d.item.name} went from ${sender} to ${receiver}`
   const why =
     d.reason === 'REMOVED'
-      ? ` when the admin removed ${d.sender.name} from the circle`
+      ? ` when the admin removed ${sender} from the circle`
       : d.reason === 'LEFT'
-        ? ` when ${d.sender.name} left the circle`
+        ? ` when ${sender} left the circle`
         : ''
-  return `${d.item.name} passed from ${d.sender.name} to ${d.receiver.name}${why}`
+  return `${d.item.name} passed from ${sender} to ${receiver}${why}`
+}
+
+/** The plain English title of an entry, from its type and data (written with the entry, and again when names are erased). */
+type ActivityEntry<A = TActivity> = A extends { type: infer T; data: infer D } ? { type: T; data: D } : never
+
+export function activityTitle(activity: ActivityEntry): string {
+  switch (activity.type) {
+    case 'PENDING_HANDOVER':
+    case 'CONFIRMED_HANDOVER':
+    case 'AUTO_TRANSFER':
+      return handoverTitle(activity.type, activity.data)
+    case 'NEW_ITEM':
+      return `${shown(activity.data.owner.name)} added ${activity.data.name} to ${activity.data.circle.name}`
+    case 'CIRCLE_INVITATION':
+      return `${activity.data.admin?.name || 'Administrator'} invited you to ${activity.data.circle.name}`
+    case 'REMOVED_FROM_CIRCLE':
+      return `${shown(activity.data.admin.name)} removed you from ${activity.data.circle.name}`
+  }
 }
 
 function toNotice(row: ActivityRow): Notice {
@@ -74,21 +97,21 @@ export function createActivitiesService(ctx: AppContext) {
 
   /** Every other member of the circle hears of a new item. */
   async function recordNewItem(tx: Executor, creatorId: string, data: TNewItemActivityData) {
-    const title = `${data.owner.name} added ${data.name} to ${data.circle.name}`
+    const title = activityTitle({ type: 'NEW_ITEM', data })
     const rows = await repo.insertForMembers(tx, data.circle.id, creatorId, { type: 'NEW_ITEM', title, data })
     return rows.map(toNotice)
   }
 
   /** An invited person who already has an account finds the invitation in their feed too. */
   async function recordInvitation(tx: Executor, userId: string, data: TInvitationActivityData) {
-    const title = `${data.admin?.name ?? 'Administrator'} invited you to ${data.circle.name}`
+    const title = activityTitle({ type: 'CIRCLE_INVITATION', data })
     const rows = await repo.insertActivities(tx, [{ userId, type: 'CIRCLE_INVITATION', title, data }])
     return rows.map(toNotice)
   }
 
   /** The member the admin removed finds it in their feed, and live (issue 23). */
   async function recordRemoval(tx: Executor, userId: string, data: TRemovedActivityData) {
-    const title = `${data.admin.name} removed you from ${data.circle.name}`
+    const title = activityTitle({ type: 'REMOVED_FROM_CIRCLE', data })
     const rows = await repo.insertActivities(tx, [{ userId, type: 'REMOVED_FROM_CIRCLE', title, data }])
     return rows.map(toNotice)
   }
@@ -111,7 +134,62 @@ export function createActivitiesService(ctx: AppContext) {
     return repo.statsFor(ctx.db, actor.id)
   }
 
-  return { recordHandover, recordNewItem, recordInvitation, recordRemoval, publish, recent, stats }
+  /**
+   * Account deletion (docs/decisions/0035), in its transaction: in every entry about the circles
+   * `circleIds`, each name snapshot that is the deleted person's becomes '' and the title is written
+   * again. A name is theirs when the entry's handover names them as its party, or when it equals one of
+   * `names` (every name they are known to have had): a namesake in the same circle is erased too,
+   * which errs on the side of the erasure. Returns how many entries changed.
+   */
+  async function eraseNameSnapshots(
+    tx: Executor,
+    userId: string,
+    circleIds: string[],
+    names: string[],
+  ): Promise<number> {
+    if (circleIds.length === 0) return 0
+    const known = new Set(names.filter((name) => name !== ''))
+    const rows = await repo.entriesOfCircles(tx, circleIds)
+    let changed = 0
+    for (const row of rows) {
+      const data = structuredClone(row.data) as Record<string, { name?: string } | undefined>
+      const erase = (key: string, isParty = false) => {
+        const person = data[key]
+        if (
+          person &&
+          typeof person.name === 'string' &&
+          person.name !== '' &&
+          (isParty || known.has(person.name))
+        ) {
+          person.name = ''
+          return true
+        }
+        return false
+      }
+      const touched = [
+        erase('sender', row.senderId === userId),
+        erase('receiver', row.receiverId === userId),
+        erase('owner'),
+        erase('admin'),
+      ].some(Boolean)
+      if (!touched) continue
+      const title = activityTitle({ type: row.type, data } as ActivityEntry)
+      await repo.updateEntry(tx, row.id, data, title)
+      changed += 1
+    }
+    return changed
+  }
+
+  return {
+    recordHandover,
+    recordNewItem,
+    recordInvitation,
+    recordRemoval,
+    publish,
+    recent,
+    stats,
+    eraseNameSnapshots,
+  }
 }
 
 export type ActivitiesService = ReturnType<typeof createActivitiesService>

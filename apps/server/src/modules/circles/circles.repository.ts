@@ -179,3 +179,15 @@ export async function circleIdsOfUser(db: Executor, userId: string): Promise<str
     .where(eq(circleMembers.userId, userId))
   return rows.map((r) => r.circleId)
 }
+
+/** The member who joined first, other than `userId`: who becomes admin when the admin deletes their account. */
+export async function longestStandingOtherMember(db: Executor, circleId: string, userId: string) {
+  const [row] = await db
+    .select({ userId: circleMembers.userId, name: users.name })
+    .from(circleMembers)
+    .innerJoin(users, eq(users.id, circleMembers.userId))
+    .where(and(eq(circleMembers.circleId, circleId), sql`${circleMembers.userId} <> ${userId}`))
+    .orderBy(asc(circleMembers.joinedAt), asc(circleMembers.id))
+    .limit(1)
+  return row
+}

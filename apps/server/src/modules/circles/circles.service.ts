@@ -163,6 +163,27 @@ export function createCirclesService(
     announceDeparture(id, actor.id, released)
   }
 
+  /**
+   * Account deletion (docs/decisions/0035), inside its transaction: the person leaves circle `id` as in
+   * `leave` (departure record, pending requests withdrawn, partial items to the admin with the admin's
+   * notice). When they are its admin, the longest-standing other member becomes admin first. A circle
+   * they are alone in is the caller's to close. Returns what to announce once the transaction commits.
+   */
+  async function departForDeletion(tx: Executor, id: string, userId: string) {
+    const circle = await repo.lockCircle(tx, id)
+    if (!circle) throw notFound()
+    let adminId = circle.adminId
+    if (adminId === userId) {
+      const successor = await repo.longestStandingOtherMember(tx, id, userId)
+      if (!successor) throw new AppError('CONFLICT', MESSAGES.adminMustTransfer)
+      await repo.updateCircle(tx, id, { adminId: successor.userId })
+      adminId = successor.userId
+    }
+    await repo.removeMember(tx, id, userId)
+    const released = await release(tx, id, userId, adminId, 'LEFT')
+    return () => announceDeparture(id, userId, released)
+  }
+
   /** For the socket layer's join_circle: only members enter a circle's room. */
   async function isMember(userId: string, circleId: string): Promise<boolean> {
     return Boolean(await repo.findMembership(ctx.db, circleId, userId))
@@ -173,7 +194,18 @@ export function createCirclesService(
     return repo.circleIdsOfUser(ctx.db, userId)
   }
 
-  return { isMember, circleIdsOf, list, get, create, update, removeMember, transferOwnership, leave }
+  return {
+    isMember,
+    circleIdsOf,
+    list,
+    get,
+    create,
+    update,
+    removeMember,
+    transferOwnership,
+    leave,
+    departForDeletion,
+  }
 }
 
 export type CirclesService = ReturnType<typeof createCirclesService>

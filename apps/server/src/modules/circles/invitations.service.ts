@@ -178,7 +178,8 @@ export function createInvitationsService(
       ...toInvitation(found.invitation),
       circleId: found.invitation.circleId,
       circleName: found.circleName,
-      name: found.inviterName,
+      // A deleted inviter's name is '' (docs/decisions/0035): the invitee reads 'Administrator'.
+      name: found.inviterName || null,
     }
   }
 

@@ -118,7 +118,8 @@ export function createAccountsService(ctx: AppContext) {
   async function authenticate(token: string): Promise<TUser> {
     const claims = ctx.sessionTokens.verify(token)
     const user = await repo.findUserById(ctx.db, claims.userId)
-    if (!user || user.sessionVersion !== claims.sv || !user.emailVerified) throw unauthorized()
+    if (!user || user.sessionVersion !== claims.sv || !user.emailVerified || user.deletedAt)
+      throw unauthorized()
     return toPublicUser(user)
   }
 
@@ -144,7 +145,7 @@ export function createAccountsService(ctx: AppContext) {
   /** For passkey sign-in, once the passkey checked out: a session like a password login's. */
   async function sessionFor(userId: string): Promise<TLoginResponse> {
     const user = await repo.findUserById(ctx.db, userId)
-    if (!user) throw unauthorized()
+    if (!user || user.deletedAt) throw unauthorized()
     if (!user.emailVerified) {
       throw new AppError('EMAIL_NOT_VERIFIED', MESSAGES.emailNotVerified, { emailVerified: false })
     }

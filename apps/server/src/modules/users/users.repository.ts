@@ -6,8 +6,13 @@ import { emailVerificationTokens, passwordResetTokens, users } from '../../db/sc
 export type UserRow = typeof users.$inferSelect
 export type NewUser = typeof users.$inferInsert
 
+/** A deleted account's tombstone is no account (docs/decisions/0035). */
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1)
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1)
   return row
 }
 

@@ -10,6 +10,7 @@ import {
   ZRegistrationOptions,
   ZRegistrationVerifyRequest,
   ZRegistrationVerifyResponse,
+  ZReauthOptionsResponse,
 } from '@circles/shared'
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance } from 'fastify'
@@ -64,6 +65,12 @@ export function webauthnRoutes(webauthn: WebauthnService) {
           request.body.userId,
           request.ip,
         ),
+    )
+    // Issue 24: a fresh assertion of the signed-in person, e.g. to confirm deleting the account.
+    app.post(
+      '/reauth/options',
+      { onRequest, schema: { tags, security, response: { 200: ZReauthOptionsResponse } } },
+      async (request) => webauthn.reauthOptions(currentUser(request)),
     )
     app.get(
       '/credentials',

@@ -202,7 +202,71 @@ export function createWebauthnService(
     ctx.log.info({ userId: actor.id }, 'passkey deleted')
   }
 
-  return { registrationOptions, registerVerify, loginOptions, loginVerify, listCredentials, deleteCredential }
+  /**
+   * Re-authentication of the signed-in person (issue 24: before deleting the account): a challenge
+   * bound to their account, listing only their passkeys.
+   */
+  async function reauthOptions(actor: TUser) {
+    const credentials = await repo.listCredentials(ctx.db, actor.id)
+    if (credentials.length === 0) throw new AppError('NO_PASSKEYS', MESSAGES.passkeyNoCredentials)
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      allowCredentials: credentials.map(descriptor),
+      userVerification: 'preferred',
+      timeout: CEREMONY_TIMEOUT_MS,
+    })
+    await repo.saveChallenge(ctx.db, {
+      challenge: options.challenge,
+      purpose: 'authentication',
+      userId: actor.id,
+      expiresAt: expiry(),
+    })
+    return { options: options as typeof options & Record<string, unknown> }
+  }
+
+  /**
+   * True when `credential` is a fresh assertion, by one of the actor's own passkeys, of a challenge
+   * handed out to the actor (single use). Any failure is false; the caller says what it means.
+   */
+  async function reauthVerify(actor: TUser, credential: AuthenticationResponseJSON): Promise<boolean> {
+    const challenge = await repo.consumeChallenge(ctx.db, challengeOf(credential), 'authentication')
+    if (!challenge || challenge.userId !== actor.id) return false
+    const stored = await repo.findCredential(ctx.db, credential.id)
+    if (!stored || stored.userId !== actor.id) return false
+    try {
+      const result = await verifyAuthenticationResponse({
+        response: credential,
+        expectedChallenge: challenge.challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        credential: {
+          ...descriptor(stored),
+          publicKey: new Uint8Array(stored.publicKey),
+          counter: stored.counter,
+        },
+        requireUserVerification: false,
+      })
+      if (!result.verified) return false
+      return repo.advanceCounter(ctx.db, stored.id, stored.counter, result.authenticationInfo.newCounter)
+    } catch (error) {
+      ctx.log.warn(
+        { userId: actor.id, reason: (error as Error).message },
+        'passkey re-authentication refused',
+      )
+      return false
+    }
+  }
+
+  return {
+    registrationOptions,
+    registerVerify,
+    loginOptions,
+    loginVerify,
+    listCredentials,
+    deleteCredential,
+    reauthOptions,
+    reauthVerify,
+  }
 }
 
 export type WebauthnService = ReturnType<typeof createWebauthnService>

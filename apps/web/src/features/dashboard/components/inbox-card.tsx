@@ -10,6 +10,7 @@ import { Alert } from '@/components/ui/alert'
 import { Card, CardTitle } from '@/components/ui/card'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { type InboxEntry, useAnswerFromInbox } from '../api/inbox'
+import { personName } from '@/lib/person-name'
 
 type Outcome = { tone: 'success' | 'error'; text: string }
 
@@ -42,7 +43,7 @@ function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (ou
           className="size-12 shrink-0 rounded-md border border-border"
         />
         <h3 id={headingId} className="min-w-0 text-sm font-medium break-words text-fg">
-          {t('inbox.handover', { sender: handover.sender.name })}{' '}
+          {t('inbox.handover', { sender: personName(handover.sender.name) })}{' '}
           <Link to={`/items/${handover.itemId}`} className="text-accent-text underline underline-offset-2">
             {handover.item.name}
           </Link>

@@ -9,6 +9,7 @@ import { FormField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
 import { formatItemDate } from './item-dates'
 import { ShortHash } from './short-hash'
+import { personName } from '@/lib/person-name'
 
 const STATUS_TONE: Record<THandover['status'], BadgeTone> = {
   PENDING: 'warning',
@@ -38,9 +39,9 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
     <li className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-4 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="flex flex-wrap items-center gap-1.5 font-medium">
-          {handover.sender.name}
+          {personName(handover.sender.name)}
           <ArrowRight aria-label={t('handover.to')} className="size-4 text-fg-subtle rtl:rotate-180" />
-          {handover.receiver.name}
+          {personName(handover.receiver.name)}
         </p>
         <Badge tone={STATUS_TONE[handover.status]}>{t(`handover.status.${handover.status}`)}</Badge>
       </div>
@@ -54,7 +55,9 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
       </p>
       {handover.requesterComment ? (
         <p className="text-sm">
-          <span className="text-fg-muted">{t('handover.senderSaid', { name: handover.sender.name })} </span>
+          <span className="text-fg-muted">
+            {t('handover.senderSaid', { name: personName(handover.sender.name) })}{' '}
+          </span>
           {handover.requesterComment}
         </p>
       ) : null}
@@ -64,12 +67,14 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
           {handover.secretMessage}
         </p>
       ) : handover.hasSecretMessage && isSender ? (
-        <p className="text-sm text-fg-muted">{t('handover.secretSent', { name: handover.receiver.name })}</p>
+        <p className="text-sm text-fg-muted">
+          {t('handover.secretSent', { name: personName(handover.receiver.name) })}
+        </p>
       ) : null}
       {handover.receiverComment ? (
         <p className="text-sm">
           <span className="text-fg-muted">
-            {t('handover.receiverSaid', { name: handover.receiver.name })}{' '}
+            {t('handover.receiverSaid', { name: personName(handover.receiver.name) })}{' '}
           </span>
           {handover.receiverComment}
         </p>

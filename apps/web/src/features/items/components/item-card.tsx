@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PrivateImage } from '@/components/private-image'
 import { Badge } from '@/components/ui/badge'
+import { personName } from '@/lib/person-name'
 
 /**
  * An item in a grid: its small picture, name, description and holder (spec 001 §2), linking to its
@@ -32,7 +33,7 @@ export function ItemCard({ item, actions }: { item: TItem; actions?: ReactNode }
           ) : null}
           <p className="line-clamp-2 text-sm text-fg-muted">{item.description ?? t('card.noDescription')}</p>
           <p className="mt-auto pt-2 text-xs text-fg-subtle">
-            {t('card.heldBy', { name: item.owner.name, circle: item.circle.name })}
+            {t('card.heldBy', { name: personName(item.owner.name), circle: item.circle.name })}
           </p>
         </div>
       </Link>

@@ -21,6 +21,7 @@ import {
 import { useItem, useOwnershipStatus } from '../api/items'
 import { HandoverCard } from '../components/handover-card'
 import { HandoverForm } from '../components/handover-form'
+import { personName } from '@/lib/person-name'
 
 type Banner = { tone: 'success' | 'error'; text: string }
 
@@ -125,20 +126,24 @@ export function HandoverPage() {
   if (open && open.senderId === me) {
     action = (
       <Alert tone="info" title={t('handover.sentTitle')}>
-        {t('handover.sentBody', { name: open.receiver.name })}
+        {t('handover.sentBody', { name: personName(open.receiver.name) })}
       </Alert>
     )
   } else if (open && open.receiverId === me) {
     action = (
       <Alert tone="info" title={t('handover.receivedTitle')}>
-        {t('handover.receivedBody', { name: open.sender.name })}
+        {t('handover.receivedBody', { name: personName(open.sender.name) })}
       </Alert>
     )
   } else if (open) {
     action = <Alert tone="info">{t('handover.pendingOther')}</Alert>
   } else if (!isOwner) {
     // Someone else holds it: the true reason, also for whoever handed it over before (decisions/0029).
-    action = <p className="text-sm text-fg-muted">{t('handover.onlyOwner', { name: data.owner.name })}</p>
+    action = (
+      <p className="text-sm text-fg-muted">
+        {t('handover.onlyOwner', { name: personName(data.owner.name) })}
+      </p>
+    )
   } else if (data.ownerLeftCircle) {
     action = <Alert tone="warning">{translateServerError(MESSAGES.handoverItemIsolated)}</Alert>
   } else if (members.isPending || ownership.isPending) {
@@ -175,7 +180,7 @@ export function HandoverPage() {
             {t('handover.title', { name: data.name })}
           </h1>
           <p className="text-sm text-fg-muted">
-            {t('card.heldBy', { name: data.owner.name, circle: data.circle.name })}
+            {t('card.heldBy', { name: personName(data.owner.name), circle: data.circle.name })}
           </p>
         </div>
       </div>

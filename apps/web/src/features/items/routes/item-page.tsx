@@ -18,6 +18,7 @@ import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { formatItemDate } from '../components/item-dates'
 import { type ItemActionState, itemActions } from '../lib/item-permissions'
 import { PrivateImage } from '@/components/private-image'
+import { personName } from '@/lib/person-name'
 
 /** /items/:itemId (spec 001 §2): the picture, the details, and what the viewer may do with it. */
 export function ItemPage() {
@@ -112,7 +113,7 @@ export function ItemPage() {
           <h2 id="handover-received" className="font-semibold tracking-tight">
             {t('handover.receivedTitle')}
           </h2>
-          <p className="text-sm">{t('handover.receivedBody', { name: incoming.sender.name })}</p>
+          <p className="text-sm">{t('handover.receivedBody', { name: personName(incoming.sender.name) })}</p>
           <HandoverAnswer
             key={incoming.id}
             handover={incoming}
@@ -178,7 +179,7 @@ export function ItemPage() {
             </h2>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
               <dt className="text-fg-muted">{t('detail.owner')}</dt>
-              <dd className="font-medium">{data.owner.name}</dd>
+              <dd className="font-medium">{personName(data.owner.name)}</dd>
               <dt className="text-fg-muted">{t('detail.circle')}</dt>
               <dd className="font-medium">{data.circle.name}</dd>
               <dt className="text-fg-muted">{t('detail.ownership')}</dt>
@@ -285,7 +286,7 @@ function ItemActionsList({
       : state.reason === 'partialNote'
         ? // The spec's words (001 §6), true for a partial holder: they hold it, but not completely.
           translateServerError(MESSAGES.itemDeleteNeedsCompleteOwnership)
-        : t(`detail.reasons.${state.reason}`, { name: item.owner.name })
+        : t(`detail.reasons.${state.reason}`, { name: personName(item.owner.name) })
   return (
     <>
       {actions.handOver.allowed === 'view' ? (

@@ -1,0 +1,53 @@
+import type { TActivity } from '@circles/shared'
+import i18n from 'i18next'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { activityText } from '@/lib/activity-text'
+import { initI18n, setLanguage } from '@/lib/i18n'
+
+beforeAll(async () => {
+  await initI18n('en')
+})
+
+const item = { id: '66666666-6666-4666-8666-666666666666', name: 'Tent' }
+const circle = { id: '11111111-1111-4111-8111-111111111111', name: 'Linden Street' }
+
+// Issue 24: a deleted person's name is '' in every answer; the feed reads it as 'Deleted member'.
+describe('activityText with a deleted person', () => {
+  it('names them "Deleted member" in English and "Gelöschtes Mitglied" in German', async () => {
+    const moved: TActivity = {
+      id: '99999999-9999-4999-8999-999999999999',
+      type: 'AUTO_TRANSFER',
+      timestamp: new Date(0).toISOString(),
+      title: '',
+      data: {
+        item,
+        sender: { name: '' },
+        receiver: { name: 'Ida' },
+        circleId: circle.id,
+        handoverId: null,
+        reason: 'LEFT',
+      },
+    }
+    const added: TActivity = {
+      id: '88888888-8888-4888-8888-888888888888',
+      type: 'NEW_ITEM',
+      timestamp: new Date(0).toISOString(),
+      title: '',
+      data: { id: item.id, name: 'Tent', owner: { name: '' }, circle },
+    }
+    const invited: TActivity = {
+      id: '77777777-7777-4777-8777-777777777777',
+      type: 'CIRCLE_INVITATION',
+      timestamp: new Date(0).toISOString(),
+      title: '',
+      data: { circle, admin: { name: '' } },
+    }
+    expect(activityText(i18n.t, moved)).toContain('Deleted member')
+    expect(activityText(i18n.t, added)).toContain('Deleted member')
+    // An invitation's deleted inviter reads as the spec's fallback.
+    expect(activityText(i18n.t, invited)).toContain('Administrator')
+    await setLanguage('de')
+    expect(activityText(i18n.t, moved)).toContain('Gelöschtes Mitglied')
+    await setLanguage('en')
+  })
+})
