@@ -140,6 +140,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/docs/static/index.html': {},
   'GET /api/docs/static/swagger-initializer.js': {},
   'DELETE /api/webauthn/credentials/:id': { params: { id: ['credential'] } },
+  'PATCH /api/webauthn/credentials/:id': { params: { id: ['credential'] } },
 }
 
 // ---------------------------------------------------------------------------------------------------
