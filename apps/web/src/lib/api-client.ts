@@ -28,7 +28,7 @@ export interface RequestOptions {
   text?: boolean
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Result<S> = S extends z.ZodType ? z.output<S> : unknown
 
 export const API_BASE = '/api'
@@ -140,6 +140,12 @@ export const api = {
     schema?: S,
     options?: RequestOptions,
   ) => request('PUT', path, body, schema as S, options),
+  patch: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('PATCH', path, body, schema as S, options),
   /** GET, answering the body as text. */
   text: (path: string, options?: RequestOptions) =>
     request('GET', path, undefined, undefined, { ...options, text: true }) as Promise<string>,
