@@ -166,6 +166,25 @@ test('the profile: edit the name with validation, the signed-out note, in German
   await expect(page.getByText('Du hast noch keine Passkeys registriert.')).toBeVisible()
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'profile-security-de-390')
+
+  // Issue 24: a named passkey in German, renamed inline.
+  await addAuthenticator(page)
+  await page.getByRole('button', { name: 'Passkey registrieren' }).click()
+  const row = page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')
+  await expect(row.getByText('Passkey für ein Gerät · nur auf diesem Gerät')).toBeVisible()
+  await expect(row.getByText(/Registriert am .* · noch nicht benutzt/)).toBeVisible()
+  await row.getByRole('button', { name: 'Umbenennen' }).click()
+  const passkeyName = page.getByRole('textbox', { name: 'Name des Passkeys' })
+  await passkeyName.fill('x'.repeat(61))
+  await passkeyName.press('Enter')
+  await expect(page.getByText('Ein Passkey-Name darf höchstens 60 Zeichen haben')).toBeVisible()
+  await passkeyName.fill('Rosas Handy')
+  await page.getByRole('button', { name: 'Speichern', exact: true }).click()
+  await expect(row.getByText('Rosas Handy', { exact: true })).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'profile-passkeys-de-390')
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await screenshotScreen(page, 'profile-passkeys-de-1280')
 })
 
 // Issue 24 (ADR 0036): named passkeys, and sign-in without typing the email.
