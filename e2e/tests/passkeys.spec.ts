@@ -27,6 +27,19 @@ async function addAuthenticator(page: Page) {
   }
 }
 
+/**
+ * Chrome's virtual authenticator answers a conditional (autofill) request at once with the passkey it
+ * holds, as if the person had picked it from the email field's autofill. Tests of the buttons take
+ * autofill away, as a browser without conditional mediation has it.
+ */
+async function withoutPasskeyAutofill(page: Page) {
+  await page.addInitScript(() => {
+    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
+      value: () => Promise.resolve(false),
+    })
+  })
+}
+
 async function openSecurityTab(page: Page) {
   await page.goto('/profile')
   await page.getByRole('tab', { name: 'Security & Access' }).click()
@@ -43,6 +56,7 @@ test('register a passkey on /profile, log out, log in with it, delete it', async
   test.setTimeout(90_000)
   await page.clock.install()
   const pia = await createSignedInUser(request, 'passkey-pia', 'Pia Passkey')
+  await withoutPasskeyAutofill(page)
   const authenticator = await addAuthenticator(page)
   await signInAs(page, pia)
   await openSecurityTab(page)
@@ -54,8 +68,8 @@ test('register a passkey on /profile, log out, log in with it, delete it', async
     page.getByRole('button', { name: 'Register a passkey' }).click(),
   )
   await expect(list.getByRole('listitem')).toHaveCount(1)
-  await expect(list.getByText('Single-device passkey')).toBeVisible()
-  await expect(list.getByText(/Registered on .* · only on this device/)).toBeVisible()
+  await expect(list.getByText('Single-device passkey · only on this device')).toBeVisible()
+  await expect(list.getByText(/Registered on .* · not used yet/)).toBeVisible()
   expect(await authenticator.credentials()).toHaveLength(1)
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'profile-security-en-1280')
@@ -152,4 +166,125 @@ test('the profile: edit the name with validation, the signed-out note, in German
   await expect(page.getByText('Du hast noch keine Passkeys registriert.')).toBeVisible()
   await expectAccessible(page, axe)
   await screenshotScreen(page, 'profile-security-de-390')
+
+  // Issue 24: a named passkey in German, renamed inline.
+  await addAuthenticator(page)
+  await page.getByRole('button', { name: 'Passkey registrieren' }).click()
+  const row = page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')
+  await expect(row.getByText('Passkey für ein Gerät · nur auf diesem Gerät')).toBeVisible()
+  await expect(row.getByText(/Registriert am .* · noch nicht benutzt/)).toBeVisible()
+  await row.getByRole('button', { name: 'Umbenennen' }).click()
+  const passkeyName = page.getByRole('textbox', { name: 'Name des Passkeys' })
+  await passkeyName.fill('x'.repeat(61))
+  await passkeyName.press('Enter')
+  await expect(page.getByText('Ein Passkey-Name darf höchstens 60 Zeichen haben')).toBeVisible()
+  await passkeyName.fill('Rosas Handy')
+  await page.getByRole('button', { name: 'Speichern', exact: true }).click()
+  await expect(row.getByText('Rosas Handy', { exact: true })).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'profile-passkeys-de-390')
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await screenshotScreen(page, 'profile-passkeys-de-1280')
+})
+
+// Issue 24 (ADR 0036): named passkeys, and sign-in without typing the email.
+
+test('a passkey is named, renamed, and signs in without the email; the list says when it was used', async ({
+  page,
+  request,
+  axe,
+}) => {
+  test.setTimeout(90_000)
+  const dora = await createSignedInUser(request, 'passkey-dora', 'Dora Discover')
+  await withoutPasskeyAutofill(page)
+  const authenticator = await addAuthenticator(page)
+  await signInAs(page, dora)
+  await openSecurityTab(page)
+  await page.getByRole('button', { name: 'Register a passkey' }).click()
+  const row = page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')
+  await expect(row).toHaveCount(1)
+  // The virtual authenticator's AAGUID is no well-known provider: the name comes from the browser
+  // (Playwright's 'Desktop Chrome' says Windows in its User-Agent).
+  await expect(row.getByText('Chrome on Windows', { exact: true })).toBeVisible()
+  await expect(row.getByText(/Registered on .* · not used yet/)).toBeVisible()
+  const [stored] = await authenticator.credentials()
+  expect(stored?.isResidentCredential).toBe(true)
+
+  await row.getByRole('button', { name: 'Rename' }).click()
+  const name = page.getByRole('textbox', { name: 'Passkey name' })
+  await expect(name).toBeFocused()
+  await name.fill('   ')
+  await name.press('Enter')
+  await expect(page.getByText('Please enter a name for the passkey')).toBeVisible()
+  await name.fill('Work laptop')
+  await name.press('Escape')
+  await expect(row.getByText('Chrome on Windows', { exact: true })).toBeVisible()
+  await row.getByRole('button', { name: 'Rename' }).click()
+  await name.fill('Work laptop')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(toast(page, 'success', 'Passkey renamed')).toBeVisible()
+  await expect(row.getByText('Work laptop', { exact: true })).toBeVisible()
+  await expect(row.getByRole('button', { name: 'Rename' })).toBeFocused()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'profile-passkeys-en-1280')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'profile-passkeys-en-390')
+  await page.setViewportSize({ width: 1280, height: 720 })
+
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
+  await openForm(page, '/login')
+  await expect(page.getByLabel('Email')).toHaveAttribute('autocomplete', 'username webauthn')
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'login-passkey-en-1280')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'login-passkey-en-390')
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await expect(page.getByLabel('Email')).toHaveValue('')
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Dora Discover' })).toBeVisible()
+
+  await openSecurityTab(page)
+  await expect(row.getByText(/Registered on .* · last used /)).toBeVisible()
+})
+
+test('without a passkey on this device, the email-less sign-in says so, in German', async ({ page, axe }) => {
+  test.setTimeout(90_000)
+  await useGerman(page)
+  await addAuthenticator(page)
+  await openForm(page, '/login')
+  const button = page.getByRole('button', { name: 'Mit einem Passkey anmelden' })
+  await expect(button).toBeVisible()
+  await expectAccessible(page, axe)
+  await screenshotScreen(page, 'login-passkey-de-1280')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'login-passkey-de-390')
+  await button.click()
+  await expect(
+    toast(
+      page,
+      'error',
+      'Auf diesem Gerät wurde kein Passkey für dieses Konto gefunden. Versuch es auf dem Gerät, auf dem du deinen Passkey registriert hast, oder registriere hier einen neuen.',
+    ),
+  ).toBeVisible({ timeout: 70_000 })
+  await expect(page).toHaveURL(/\/login/)
+})
+
+test('passkey autofill: with a passkey on this device, /login signs in from the email field', async ({
+  page,
+  request,
+}) => {
+  const ali = await createSignedInUser(request, 'passkey-ali', 'Ali Autofill')
+  await addAuthenticator(page)
+  await signInAs(page, ali)
+  await openSecurityTab(page)
+  await page.getByRole('button', { name: 'Register a passkey' }).click()
+  await expect(page.getByText('Passkey registered successfully')).toBeVisible()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
+  // The page opens a conditional request; the virtual authenticator answers it as a pick would.
+  await page.goto('/login')
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Ali Autofill' })).toBeVisible()
 })

@@ -519,6 +519,14 @@ function table(): Record<string, Row> {
       expect: { ...anyAccount(404), member: OK },
       call: async () => ({ url: `/api/webauthn/credentials/${(await registerPasskey(w.who.member)).id}` }),
     },
+    // Issue 24: renaming follows deleting: the member's own passkey, a 404 for everyone else.
+    'PATCH /api/webauthn/credentials/:id': {
+      expect: { ...anyAccount(404), member: OK },
+      call: async () => ({
+        url: `/api/webauthn/credentials/${(await registerPasskey(w.who.member)).id}`,
+        payload: { name: 'Renamed' },
+      }),
+    },
 
     // The dashboard: each caller's own.
     'GET /api/activities/recent': { expect: anyAccount(), call: () => ({ url: '/api/activities/recent' }) },

@@ -151,6 +151,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'DELETE /api/webauthn/credentials/:id': { params: { id: ['credential'] } },
   // "Download my data" (docs/decisions/0038)
   'GET /api/users/me/export': {},
+  'PATCH /api/webauthn/credentials/:id': { params: { id: ['credential'] } },
 }
 
 // ---------------------------------------------------------------------------------------------------

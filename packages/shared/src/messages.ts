@@ -157,6 +157,10 @@ export const MESSAGES = {
   passkeyRegistered: 'Passkey registered successfully',
   passkeyDeleted: 'Passkey deleted',
   passkeyNotFound: 'Passkey not found',
+  // Issue 24: named passkeys (ADR 0036).
+  passkeyRenamed: 'Passkey renamed',
+  passkeyNameRequired: 'Please enter a name for the passkey',
+  passkeyNameTooLong: 'A passkey name can have at most 60 characters',
   noticesUpdated: 'Your email preferences have been saved.',
   unsubscribed: 'You will no longer receive these emails.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',

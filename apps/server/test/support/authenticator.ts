@@ -33,6 +33,8 @@ const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).
 export interface SoftwarePasskey {
   id: string
   counter: number
+  /** Whether it claims to have verified its user; may change between ceremonies. */
+  verifiesUser: boolean
   register(options: { challenge: string }, origin?: string): Record<string, unknown>
   assert(
     options: { challenge: string },
@@ -40,10 +42,23 @@ export interface SoftwarePasskey {
   ): Record<string, unknown>
 }
 
+export interface SoftwarePasskeyOptions {
+  /** The model id it reports at registration (default all zeros, as a browser that withholds it). */
+  aaguid?: string
+  /** Backed up to a provider's cloud (a multi-device passkey): sets the BE and BS flags. */
+  synced?: boolean
+  /** Whether it claims to have verified its user (default true). */
+  verifiesUser?: boolean
+}
+
 export function softwarePasskey(
   rpId = 'localhost',
   defaultOrigin = 'http://localhost:3000',
+  model: SoftwarePasskeyOptions = {},
 ): SoftwarePasskey {
+  const aaguid = model.aaguid ? Buffer.from(model.aaguid.replaceAll('-', ''), 'hex') : Buffer.alloc(16)
+  // User present, user verified unless told otherwise, backup eligible and backed up when synced.
+  const flags = () => 0x01 | (passkey.verifiesUser ? 0x04 : 0) | (model.synced ? 0x08 | 0x10 : 0)
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   const jwk = publicKey.export({ format: 'jwk' })
   const credentialId = randomBytes(32)
@@ -65,16 +80,17 @@ export function softwarePasskey(
   const passkey: SoftwarePasskey = {
     id: b64url(credentialId),
     counter: 0,
+    verifiesUser: model.verifiesUser !== false,
     register({ challenge }, origin = defaultOrigin) {
       const idLength = Buffer.alloc(2)
       idLength.writeUInt16BE(credentialId.length)
-      const attested = Buffer.concat([Buffer.alloc(16), idLength, credentialId, cbor(cose)])
-      // User present, user verified, attested credential data.
+      const attested = Buffer.concat([aaguid, idLength, credentialId, cbor(cose)])
+      // The flags above, with attested credential data.
       const attestationObject = cbor(
         new Map<Cbor, Cbor>([
           ['fmt', 'none'],
           ['attStmt', new Map()],
-          ['authData', authData(0x01 | 0x04 | 0x40, 0, attested)],
+          ['authData', authData(flags() | 0x40, 0, attested)],
         ]),
       )
       return {
@@ -92,7 +108,7 @@ export function softwarePasskey(
     },
     assert({ challenge }, opts = {}) {
       const counter = opts.counter ?? ++passkey.counter
-      const data = authData(0x01 | 0x04, counter)
+      const data = authData(flags(), counter)
       const client = clientData('webauthn.get', challenge, opts.origin ?? defaultOrigin)
       const signature = sign('sha256', Buffer.concat([data, sha256(client)]), privateKey)
       return {

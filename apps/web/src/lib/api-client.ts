@@ -41,7 +41,7 @@ export function dispositionFileName(header: string | null): string | null {
   return /filename="?([^";]+)"?/i.exec(header ?? '')?.[1] ?? null
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Result<S> = S extends z.ZodType ? z.output<S> : unknown
 
 export const API_BASE = '/api'
@@ -160,6 +160,12 @@ export const api = {
     schema?: S,
     options?: RequestOptions,
   ) => request('PUT', path, body, schema as S, options),
+  patch: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('PATCH', path, body, schema as S, options),
   /** GET, answering the body as text. */
   text: (path: string, options?: RequestOptions) =>
     request('GET', path, undefined, undefined, { ...options, text: true }) as Promise<string>,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MESSAGES } from '../messages'
-import { zEmail } from './common'
+import { zEmail, zText } from './common'
 
 /**
  * Passkeys (spec 000 §5, §7; spec 001 §3, §7). The options are WebAuthn's JSON forms
@@ -36,6 +36,9 @@ export const ZPasskeyCredential = z
     credentialDeviceType: z.enum(['singleDevice', 'multiDevice']),
     credentialBackedUp: z.boolean(),
     createdAt: z.iso.datetime(),
+    /** Issue 24 (ADR 0036): the owner's name for it, and when it last signed in (null: never). */
+    name: z.string(),
+    lastUsedAt: z.iso.datetime().nullable(),
   })
   .meta({ id: 'PasskeyCredential' })
 export type TPasskeyCredential = z.infer<typeof ZPasskeyCredential>
@@ -50,6 +53,16 @@ export const ZCredentialListResponse = z.object({ credentials: z.array(ZPasskeyC
 export const ZCredentialIdParams = z.object({
   id: z.string().min(1).max(1024).regex(BASE64URL, { error: MESSAGES.notFound }),
 })
+
+/** Issue 24: PATCH /webauthn/credentials/:id renames one of my passkeys. */
+export const PASSKEY_NAME_MAX = 60
+export const ZRenamePasskeyRequest = z.object({
+  name: z
+    .string({ error: MESSAGES.passkeyNameRequired })
+    .pipe(zText().min(1, MESSAGES.passkeyNameRequired).max(PASSKEY_NAME_MAX, MESSAGES.passkeyNameTooLong)),
+})
+export type TRenamePasskeyRequest = z.infer<typeof ZRenamePasskeyRequest>
+export const ZRenamePasskeyResponse = z.object({ credential: ZPasskeyCredential, message: z.string() })
 
 /** Optional: with an email, the options name that account's passkeys; without, any passkey may answer. */
 export const ZLoginOptionsRequest = z.object({

@@ -28,6 +28,10 @@ export const webauthnCredentials = pgTable(
     transports: jsonb('transports').$type<string[]>().notNull().default([]),
     deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
     backedUp: boolean('backed_up').notNull(),
+    /** What the person calls it (1–60 characters); defaults from the AAGUID or the browser (ADR 0036). */
+    name: text('name').notNull().default('Passkey'),
+    /** The authenticator's model id from registration; all zeros when the browser withheld it. */
+    aaguid: text('aaguid'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },

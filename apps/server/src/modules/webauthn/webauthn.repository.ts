@@ -43,6 +43,20 @@ export async function deleteCredential(db: Executor, userId: string, id: string)
   return rows.length === 1
 }
 
+export async function renameCredential(
+  db: Executor,
+  userId: string,
+  id: string,
+  name: string,
+): Promise<CredentialRow | undefined> {
+  const [row] = await db
+    .update(webauthnCredentials)
+    .set({ name })
+    .where(and(eq(webauthnCredentials.id, id), eq(webauthnCredentials.userId, userId)))
+    .returning()
+  return row
+}
+
 /** Stores a new challenge, and drops expired ones on the way. */
 export async function saveChallenge(
   db: Executor,

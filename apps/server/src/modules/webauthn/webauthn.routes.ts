@@ -11,6 +11,8 @@ import {
   ZRegistrationVerifyRequest,
   ZRegistrationVerifyResponse,
   ZReauthOptionsResponse,
+  ZRenamePasskeyRequest,
+  ZRenamePasskeyResponse,
 } from '@circles/shared'
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { FastifyInstance } from 'fastify'
@@ -47,6 +49,7 @@ export function webauthnRoutes(webauthn: WebauthnService) {
         credential: await webauthn.registerVerify(
           currentUser(request),
           request.body.credential as unknown as RegistrationResponseJSON,
+          request.headers['user-agent'],
         ),
         message: MESSAGES.passkeyRegistered,
       }),
@@ -76,6 +79,27 @@ export function webauthnRoutes(webauthn: WebauthnService) {
       '/credentials',
       { onRequest, schema: { tags, security, response: { 200: ZCredentialListResponse } } },
       async (request) => ({ credentials: await webauthn.listCredentials(currentUser(request)) }),
+    )
+    app.patch(
+      '/credentials/:id',
+      {
+        onRequest,
+        schema: {
+          tags,
+          security,
+          params: ZCredentialIdParams,
+          body: ZRenamePasskeyRequest,
+          response: { 200: ZRenamePasskeyResponse },
+        },
+      },
+      async (request) => ({
+        credential: await webauthn.renameCredential(
+          currentUser(request),
+          request.params.id,
+          request.body.name,
+        ),
+        message: MESSAGES.passkeyRenamed,
+      }),
     )
     app.delete(
       '/credentials/:id',

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/errors'
 import type { AccountsService } from '../users/accounts.service'
 import * as repo from './webauthn.repository'
 import type { CredentialRow } from './webauthn.repository'
+import { defaultPasskeyName } from './passkey-names'
 
 /** Spec 000 §9: ES256 and RS256; never EdDSA (-8). */
 const ALGORITHMS = [-7, -257]
@@ -28,6 +29,8 @@ function toCredential(row: CredentialRow): TPasskeyCredential {
     credentialDeviceType: row.deviceType,
     credentialBackedUp: row.backedUp,
     createdAt: row.createdAt.toISOString(),
+    name: row.name,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   }
 }
 
@@ -74,7 +77,8 @@ export function createWebauthnService(
       userID: Buffer.from(actor.id.replaceAll('-', ''), 'hex'),
       attestationType: 'none',
       excludeCredentials: existing.map(descriptor),
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      // Discoverable and user-verified (ADR 0036): every new passkey also signs in without an email.
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       supportedAlgorithmIDs: ALGORITHMS,
       timeout: CEREMONY_TIMEOUT_MS,
     })
@@ -87,9 +91,11 @@ export function createWebauthnService(
     return options as typeof options & Record<string, unknown>
   }
 
+  /** `userAgent` names the passkey when its AAGUID is not a well-known one (ADR 0036). */
   async function registerVerify(
     actor: TUser,
     credential: RegistrationResponseJSON,
+    userAgent?: string,
   ): Promise<TPasskeyCredential> {
     const challenge = await repo.consumeChallenge(ctx.db, challengeOf(credential), 'registration')
     if (!challenge || challenge.userId !== actor.id) throw registrationFailed()
@@ -100,7 +106,7 @@ export function createWebauthnService(
         expectedChallenge: challenge.challenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.id,
-        requireUserVerification: false,
+        requireUserVerification: true,
         supportedAlgorithmIDs: ALGORITHMS,
       })
       if (!result.verified) throw registrationFailed()
@@ -117,6 +123,8 @@ export function createWebauthnService(
       transports: info.credential.transports ?? [],
       deviceType: info.credentialDeviceType,
       backedUp: info.credentialBackedUp,
+      name: defaultPasskeyName(info.aaguid, userAgent),
+      aaguid: info.aaguid,
     })
     if (!row) throw new AppError('CONFLICT', MESSAGES.passkeyRegistrationFailed)
     ctx.log.info({ userId: actor.id }, 'passkey registered')
@@ -125,7 +133,9 @@ export function createWebauthnService(
 
   /**
    * With an email, the options list that account's passkeys; an address without an account gets the
-   * same answer as an account without passkeys. Without an email, any passkey of this site may answer.
+   * same answer as an account without passkeys. Without an email, any passkey of this site may answer
+   * (a discoverable one, found by its id at verification), and it must verify its user: it is then the
+   * only thing that names the account (ADR 0036). With an email, 'preferred' keeps older passkeys working.
    */
   async function loginOptions(email: string | undefined) {
     const userId = email ? await accounts.findIdByEmail(email) : undefined
@@ -134,7 +144,7 @@ export function createWebauthnService(
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: credentials.map(descriptor),
-      userVerification: 'preferred',
+      userVerification: userId ? 'preferred' : 'required',
       timeout: CEREMONY_TIMEOUT_MS,
     })
     await repo.saveChallenge(ctx.db, {
@@ -173,7 +183,7 @@ export function createWebauthnService(
           publicKey: new Uint8Array(stored.publicKey),
           counter: stored.counter,
         },
-        requireUserVerification: false,
+        requireUserVerification: !challenge.userId,
       })
       if (!result.verified) throw authFailed()
       newCounter = result.authenticationInfo.newCounter
@@ -255,6 +265,11 @@ export function createWebauthnService(
       )
       return false
     }
+  /** Issue 24: renames one of my passkeys; someone else's gets the same 404 as an unknown one. */
+  async function renameCredential(actor: TUser, id: string, name: string): Promise<TPasskeyCredential> {
+    const row = await repo.renameCredential(ctx.db, actor.id, id, name)
+    if (!row) throw new AppError('NOT_FOUND', MESSAGES.passkeyNotFound)
+    return toCredential(row)
   }
 
   return {
@@ -266,6 +281,7 @@ export function createWebauthnService(
     deleteCredential,
     reauthOptions,
     reauthVerify,
+    renameCredential,
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import { useLogin } from '../api/login'
 import { PasskeyError, usePasskeyLogin } from '../api/passkey-login'
 import { AuthLayout } from '../components/auth-layout'
+import { LoginDiscoverablePasskey } from '../components/login-discoverable-passkey'
 import { LoginNotices } from '../components/login-notices'
 import { LoginPasskeyStep } from '../components/login-passkey-step'
 import { LoginPasswordStep } from '../components/login-password-step'
@@ -26,6 +27,7 @@ import { SubmitButton } from '../components/submit-button'
 import { TextLink } from '../components/text-link'
 import { failureMessage, isApiError } from '../lib/api-errors'
 import { prefillEmail } from '../lib/login-prefill'
+import { usePasskeyAutofill } from '../lib/passkey-autofill'
 import {
   authMessage,
   dismissValidationToast,
@@ -71,6 +73,9 @@ export function LoginPage() {
   const { errors } = form.formState
   const login = useLogin()
   const passkey = usePasskeyLogin()
+  // Issue 24: the same ceremony without an email (a discoverable passkey), from its own button.
+  const discoverable = usePasskeyLogin()
+  const [signedIn, setSignedIn] = useState(false)
 
   // A signed-in visitor has nothing to do here. Checked once, after hydration (storage is client-only).
   const checkedSession = useRef(false)
@@ -109,6 +114,7 @@ export function LoginPage() {
     toastFirstError(fieldErrors, LOGIN_FIELD_ORDER, t)
 
   function finishLogin(session: TLoginResponse) {
+    setSignedIn(true)
     startSession(session.token, session.user)
     const pending = pendingInvitationToken.get()
     if (pending) {
@@ -119,10 +125,11 @@ export function LoginPage() {
     void navigate(safeReturnPath(returnUrlParam) ?? '/dashboard', { replace: true })
   }
 
-  function onLoginError(error: unknown, email: string) {
+  /** `email` is unknown after a sign-in with a passkey chosen without one (issue 24). */
+  function onLoginError(error: unknown, email: string | undefined) {
     const data = isApiError(error, { status: 401 }) ? (error.data as { emailVerified?: unknown }) : null
     if (data?.emailVerified === false) {
-      verificationEmail.set(email)
+      if (email) verificationEmail.set(email)
       setUnverified(true)
       notify.warning(failureMessage(error) ?? translateServerError(MESSAGES.emailNotVerified), {
         duration: TIMINGS.unverifiedLoginToastMs,
@@ -159,23 +166,39 @@ export function LoginPage() {
     if (requireEmailForPasskey()) void handleSubmit(() => changeMode('passkey'), onInvalid)()
   }
 
+  function onPasskeyError(error: unknown, email: string | undefined) {
+    // An unverified account is told so as with a password, with the way to a new link.
+    const data = isApiError(error, { status: 401 }) ? (error.data as { emailVerified?: unknown }) : null
+    if (data?.emailVerified === false) return onLoginError(error, email)
+    notify.error(
+      error instanceof PasskeyError
+        ? t(`passkey.${error.reason}`)
+        : (failureMessage(error) ?? t('passkey.failed')),
+    )
+  }
+
   const signInWithPasskey = () => {
     if (!requireEmailForPasskey()) return
     const email = (getValues('email') ?? '').trim().toLowerCase()
-    passkey.mutate(email, {
+    passkey.mutate(email, { onSuccess: finishLogin, onError: (error) => onPasskeyError(error, email) })
+  }
+
+  /** Issue 24: no email; the browser offers this device's passkeys for Circles. */
+  const signInWithoutEmail = () => {
+    dismissValidationToast()
+    clearErrors()
+    discoverable.mutate(undefined, {
       onSuccess: finishLogin,
-      onError: (error) => {
-        // An unverified account is told so as with a password, with the way to a new link.
-        const data = isApiError(error, { status: 401 }) ? (error.data as { emailVerified?: unknown }) : null
-        if (data?.emailVerified === false) return onLoginError(error, email)
-        notify.error(
-          error instanceof PasskeyError
-            ? t(`passkey.${error.reason}`)
-            : (failureMessage(error) ?? t('passkey.failed')),
-        )
-      },
+      onError: (error) => onPasskeyError(error, undefined),
     })
   }
+
+  // Passkey autofill on the email field while no pressed passkey ceremony runs (ADR 0036).
+  usePasskeyAutofill({
+    enabled: !passkey.isPending && !discoverable.isPending && !signedIn,
+    onSignedIn: finishLogin,
+    onError: (error) => onPasskeyError(error, undefined),
+  })
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (mode === 'password') return void signIn(event)
@@ -210,7 +233,15 @@ export function LoginPage() {
 
         <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
-            {(field) => <EmailInput {...field} readOnly={mode !== 'none'} {...register('email')} />}
+            {(field) => (
+              <EmailInput
+                {...field}
+                // 'webauthn' lets the browser offer passkeys in this field's autofill (issue 24).
+                autoComplete="username webauthn"
+                readOnly={mode !== 'none'}
+                {...register('email')}
+              />
+            )}
           </FormField>
 
           {mode === 'none' ? (
@@ -226,6 +257,7 @@ export function LoginPage() {
               >
                 {t('login.usePasskey')}
               </Button>
+              <LoginDiscoverablePasskey pending={discoverable.isPending} onClick={signInWithoutEmail} />
             </div>
           ) : null}
 

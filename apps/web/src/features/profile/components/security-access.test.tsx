@@ -23,6 +23,8 @@ const PASSKEY = {
   credentialDeviceType: 'multiDevice',
   credentialBackedUp: true,
   createdAt: '2026-01-05T10:00:00.000Z',
+  name: 'Google Password Manager',
+  lastUsedAt: null,
 }
 
 const render = () =>
@@ -113,7 +115,7 @@ describe('the passkey list (spec 001 §8)', () => {
     fireEvent.click(within(list).getByRole('button', { name: 'Delete' }))
     fireEvent.click(await screen.findByRole('button', { name: 'Delete passkey' }))
     expect(await toasts().findByText('Failed to delete passkey')).toBeTruthy()
-    expect(screen.getByText('Multi-device passkey')).toBeTruthy()
+    expect(screen.getByText('Google Password Manager')).toBeTruthy()
   })
 })
 

@@ -1,5 +1,5 @@
-import { TIMINGS, type TPasskeyCredential, type TUser } from '@circles/shared'
-import { CircleCheck, CircleAlert, Fingerprint, KeyRound, Trash2 } from 'lucide-react'
+import { TIMINGS, type TUser } from '@circles/shared'
+import { CircleCheck, CircleAlert, Fingerprint } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
@@ -13,33 +13,7 @@ import { passkeysSupported } from '@/lib/passkeys'
 import { failureMessage } from '@/lib/server-errors'
 import { ChangePassword } from './change-password'
 import { RegistrationError, useDeletePasskey, usePasskeys, useRegisterPasskey } from '../api/profile'
-
-function PasskeyRow({ passkey, onDelete }: { passkey: TPasskeyCredential; onDelete(): void }) {
-  const { t, i18n } = useTranslation('profile')
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(
-    new Date(passkey.createdAt),
-  )
-  const multi = passkey.credentialDeviceType === 'multiDevice'
-  return (
-    <li className="flex items-center gap-3 py-3">
-      <span className="inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-accent-soft text-accent-text">
-        <KeyRound aria-hidden="true" className="size-4" />
-      </span>
-      <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-        <span className="text-sm font-medium text-fg">
-          {t(multi ? 'security.multiDevice' : 'security.singleDevice')}
-        </span>
-        <span className="text-xs text-fg-muted">
-          {t('security.registeredOn', { date })} ·{' '}
-          {t(passkey.credentialBackedUp ? 'security.synced' : 'security.deviceOnly')}
-        </span>
-      </div>
-      <Button variant="ghost" size="sm" icon={<Trash2 aria-hidden="true" />} onClick={onDelete}>
-        {t('security.delete')}
-      </Button>
-    </li>
-  )
-}
+import { PasskeyRow } from './passkey-row'
 
 function Passkeys() {
   const { t } = useTranslation('profile')
