@@ -2,13 +2,16 @@
 // does to circles, items, handovers, the feed, the outbox and every other row about the person, that the
 // tombstone is no account, that nothing rolls half way, the password's guessing limit, the passkey's
 // re-authentication, and a search of the database, the API's answers, the outbox and the log for the
-// deleted person's name and email (the ledger's names are h-ledger3's: blocks are left out here).
+// deleted person's name and email, the ledger and the other members' data exports included, while
+// every ledger still verifies on the server and offline with circles-ledger.
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { MESSAGES, type TDeletionPreview } from '@circles/shared'
+import { verifyDataExport, verifyExport } from '@circles/ledger'
 import { eq, inArray, sql } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   activities,
@@ -26,6 +29,7 @@ import {
   webauthnChallenges,
   webauthnCredentials,
 } from '../src/db/schema'
+import { main as ledgerCli } from '../../../packages/ledger/src/cli'
 import { rateKey } from '../src/lib/rate-limits'
 import { softwarePasskey, type SoftwarePasskey } from './support/authenticator'
 import { addMember, createCircle, qrInvitation, type SignedIn, signedIn } from './support/circles'
@@ -102,7 +106,7 @@ async function reauthOptions(who: SignedIn) {
   return res.json().options as { challenge: string }
 }
 
-/** Every row of every table but the ledger's blocks (and those `except`), as JSON text. */
+/** Every row of every table (but those `except`), as JSON text. */
 async function databaseDump(except: string[] = []): Promise<string> {
   const { db } = t.database
   const tables = (
@@ -111,7 +115,7 @@ async function databaseDump(except: string[] = []): Promise<string> {
     )) as unknown as { rows: { table_name: string }[] }
   ).rows.map((r) => r.table_name)
   const parts: string[] = []
-  for (const table of tables.filter((name) => name !== 'blocks' && !except.includes(name))) {
+  for (const table of tables.filter((name) => !except.includes(name))) {
     const rows = (
       (await db.execute(
         sql`select row_to_json(x)::text as j from ${sql.identifier(table)} x`,
@@ -246,7 +250,7 @@ describe('the preview', () => {
 })
 
 describe('deleting the account', () => {
-  it('does everything the decision says, in one go, and leaves no trace of the name or email outside the ledger', async () => {
+  it('does everything the decision says, in one go, and leaves no trace of the name or email anywhere, while every ledger verifies', async () => {
     const w = await world()
     const email = w.ben.user.email
     const picturesBefore = await storedPictures()
@@ -359,6 +363,47 @@ describe('deleting the account', () => {
         answers.push((await inject(who, 'GET', url)).body)
       }
     }
+    // The ledgers (docs/decisions/0034): Ben's names erased, every chain still checks out on the server,
+    // in the export's own check and with circles-ledger; Ida's and Otto's data exports name him nowhere.
+    const keys = (await inject(undefined, 'GET', '/api/ledger/keys')).json().keys as string[]
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-deleted-'))
+    for (const circle of [w.linden, w.garden]) {
+      const verified = await inject(w.ida, 'GET', `/api/blockchain/verify/${circle.id}`)
+      expect(verified.json()).toMatchObject({ valid: true, failingBlocks: [] })
+      answers.push(verified.body)
+      for (const url of [`/api/blockchain/circle/${circle.id}`, `/api/ledger/${circle.id}/checkpoint`]) {
+        answers.push((await inject(w.ida, 'GET', url)).body)
+      }
+      const exported = (await inject(w.ida, 'GET', `/api/ledger/${circle.id}/export`)).body
+      answers.push(exported)
+      expect(verifyExport(exported, { keys })).toMatchObject({ valid: true, problems: [] })
+      const file = path.join(dir, `${circle.id}.jsonl`)
+      await writeFile(file, exported)
+      let printed = ''
+      expect(await ledgerCli(['verify', file, '--key', keys[0]!], (text) => (printed += text))).toBe(0)
+      expect(JSON.parse(printed)).toMatchObject({ valid: true })
+    }
+    const lindenBlocks = (await inject(w.ida, 'GET', `/api/blockchain/circle/${w.linden.id}`)).json().blocks
+    // Blocks about him are there (the drill to him and back), his name in none.
+    const aboutBen = lindenBlocks.filter(
+      (b: { content: { from: { id: string }; to: { id: string } } }) =>
+        b.content.from.id === w.ben.user.id || b.content.to.id === w.ben.user.id,
+    )
+    expect(aboutBen.length).toBeGreaterThanOrEqual(2)
+    answers.push((await inject(w.ida, 'GET', '/api/blockchain')).body)
+    answers.push((await inject(w.ida, 'GET', `/api/blockchain/item/${w.drill.id}`)).body)
+    for (const who of [w.ida, w.otto]) {
+      const zip = await inject(who, 'GET', '/api/users/me/export')
+      expect(zip.statusCode).toBe(200)
+      const files = unzipSync(new Uint8Array(zip.rawPayload))
+      const data = strFromU8(files['circles-data.json']!)
+      expect(verifyDataExport(data, { keys })).toMatchObject({ valid: true, problems: [] })
+      for (const [name, bytes] of Object.entries(files)) {
+        if (!name.startsWith('pictures/')) answers.push(strFromU8(bytes))
+      }
+    }
+    await rm(dir, { recursive: true, force: true })
+
     const dump = await databaseDump()
     const log = lines.join('')
     for (const needle of [w.name, email, w.secret, w.comment]) {

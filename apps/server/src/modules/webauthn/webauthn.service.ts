@@ -265,6 +265,8 @@ export function createWebauthnService(
       )
       return false
     }
+  }
+
   /** Issue 24: renames one of my passkeys; someone else's gets the same 404 as an unknown one. */
   async function renameCredential(actor: TUser, id: string, name: string): Promise<TPasskeyCredential> {
     const row = await repo.renameCredential(ctx.db, actor.id, id, name)
