@@ -115,6 +115,16 @@ test('Ben deletes his account: a wrong password and Cancel change nothing, then 
   await page.goto(`/items/${drillId}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Drill' })).toBeVisible()
   await expect(page.getByText('Ben Borrower')).toHaveCount(0)
+
+  // The circle's ledger still verifies, in this browser and on the server, without his name: the drill
+  // to him and back reads 'Deleted member' (docs/decisions/0034).
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(page.getByText(/Ida Admin handed Drill to Deleted member/)).toBeVisible()
+  await expect(page.getByTestId('ledger-device-check')).toContainText('Verified on this device')
+  await page.getByRole('button', { name: 'Verify chain' }).click()
+  await expect(page.getByText('The ledger is intact: every block checks out.')).toBeVisible()
+  await expect(page.getByText('Ben Borrower')).toHaveCount(0)
+  await expectAccessible(page, axe)
 })
 
 test('in German: the card, the refusal and the notice', async ({ page, request, axe }) => {
