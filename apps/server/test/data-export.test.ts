@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DataExport } from '../src/modules/export/export-format'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
+import { softwarePasskey } from './support/authenticator'
 import { DEFAULT_PASSWORD } from './support/factories'
 import { answerHandover, createItem, handOver, pendingHandover } from './support/handovers'
 import { multipart, pictureBytes } from './support/images'
@@ -171,7 +172,7 @@ describe('GET /api/users/me/export', () => {
     const { checkpoint } = openCheckpoint(circle!.checkpoint!, keys, circle!.origin)
     expect(checkpoint.size).toBe(circle!.size)
     for (const block of circle!.blocks) {
-      const leaf = Uint8Array.from(Buffer.from(block.leaf, 'base64'))
+      const leaf = Uint8Array.from(Buffer.from(block.leaf!, 'base64'))
       expect(Buffer.from(blockBytes(block.content as BlockContent)).equals(Buffer.from(leaf))).toBe(true)
       expect(toHex(leafHash(leaf))).toBe(block.hash)
       expect(
@@ -228,6 +229,45 @@ describe('GET /api/users/me/export', () => {
     expect(text).not.toContain(alice.user.email)
     // No picture without an item of his.
     expect(Object.keys(files).filter((f) => f.startsWith('pictures/'))).toEqual([])
+  })
+
+  it('carries the profile picture as avatar.webp and each passkey with its name', async () => {
+    const dora = await signedIn(t, { name: 'Dora Export' })
+    const form = multipart('image', {
+      name: 'me.png',
+      type: 'image/png',
+      bytes: await pictureBytes('png', 400, 300),
+    })
+    const uploaded = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/avatar',
+      headers: { ...dora.auth, ...form.headers },
+      payload: form.payload,
+    })
+    expect(uploaded.statusCode, uploaded.body).toBe(200)
+    const served = await t.app.inject({
+      method: 'GET',
+      url: uploaded.json().user.avatarUrl,
+      headers: dora.auth,
+    })
+    const passkey = softwarePasskey()
+    const options = (
+      await t.app.inject({ method: 'GET', url: '/api/webauthn/register/options', headers: dora.auth })
+    ).json()
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/webauthn/register/verify',
+      headers: dora.auth,
+      payload: { credential: passkey.register(options) },
+    })
+    expect(registered.statusCode, registered.body).toBe(200)
+
+    const { data, files } = await exportOf(dora)
+    expect(data.profile.avatar).toBe('avatar.webp')
+    expect(Buffer.from(files['avatar.webp']!).equals(served.rawPayload)).toBe(true)
+    expect(data.passkeys).toEqual([expect.objectContaining({ name: expect.any(String) })])
+    expect(data.passkeys[0]!.name.length).toBeGreaterThan(0)
+    expect(strFromU8(files['README.txt']!)).toContain('avatar.webp')
   })
 
   it('gives a person outside every circle only their own profile', async () => {

@@ -6,6 +6,7 @@ import {
   type BlockContentV2,
   blockHash,
   GENESIS_PREV_HASH,
+  verifyDataExport,
   verifyExport,
 } from '@circles/ledger'
 import type { TBlock } from '@circles/shared'
@@ -14,6 +15,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main as ledgerCli } from '../../../packages/ledger/src/cli'
 import { blocks, ledgerCheckpoints, ledgerHeads } from '../src/db/schema'
@@ -193,6 +195,15 @@ describe('erasing a person from the ledger', () => {
         expect(answer.body, answer.url).not.toContain('Quistenbach')
       }
     }
+    // Otto's "Download my data": the redacted block about him comes without its bytes, checked by its
+    // place in the signed log; its ledger part names her nowhere (her account is not deleted here, so
+    // the handovers part still does: account-deletion.test.ts searches a whole file after a deletion).
+    const zip = await get(otto, '/api/users/me/export')
+    expect(zip.statusCode).toBe(200)
+    const data = strFromU8(unzipSync(new Uint8Array(zip.rawPayload))['circles-data.json']!)
+    expect(JSON.stringify(JSON.parse(data).ledger)).not.toContain(ERIKA)
+    expect(verifyDataExport(data)).toMatchObject({ valid: true, problems: [] })
+    expect(verifyDataExport(data).redactedBlocks).toBeGreaterThanOrEqual(1)
     const chain = (
       (await get(ida, `/api/blockchain/circle/${circle.id}`)).json().blocks as TBlock[]
     ).toReversed()

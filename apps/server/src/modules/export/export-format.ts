@@ -1,4 +1,4 @@
-import type { BlockContent } from '@circles/ledger'
+import type { BlockContent, KeptNames, Side } from '@circles/ledger'
 import type { Language, TActivityType } from '@circles/shared'
 
 /**
@@ -27,10 +27,13 @@ export interface DataExport {
     language: Language
     createdAt: string
     updatedAt: string
+    /** 'avatar.webp' in the archive when the person has a profile picture. */
+    avatar: string | null
   }
   noticePreferences: { handoverRequests: boolean; handoverAnswers: boolean; invitations: boolean }
   /** Passkeys without their keys or credential ids. */
   passkeys: {
+    name: string
     deviceType: 'singleDevice' | 'multiDevice'
     backedUp: boolean
     transports: string[]
@@ -93,8 +96,13 @@ export interface DataExport {
         id: string
         height: number
         hash: string
-        leaf: string
+        /** The hashed bytes, base64; absent on a v1/v2 block whose names were redacted (they held them). */
+        leaf?: string
+        /** Which names of a v1/v2 block were redacted (issue 24, docs/decisions/0034). */
+        redacted?: Side[]
         content: BlockContent
+        /** v3: the names and salts kept beside the block, null where erased. */
+        names?: KeptNames
         /** Hex hashes, leaf to root; null without a checkpoint. */
         inclusionProof: string[] | null
       }[]
@@ -114,7 +122,7 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                     - profile: your name, email, language, when you joined
                       (never your password or any token)
                     - noticePreferences: which emails you get
-                    - passkeys: your passkeys' type and dates (never their keys)
+                    - passkeys: your passkeys' names, type and dates (never their keys)
                     - memberships and formerMemberships: your circles, your role, when you
                       joined or left
                     - items: the items you created or hold, with their circle and ownership
@@ -126,6 +134,7 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                       "ledger.keys" (npx circles-ledger verify-data circles-data.json)
                     - activities: your activity feed
 pictures/           The pictures of your items; each item's "picture" names its file.
+avatar.webp         Your profile picture, if you have one.
 README.txt          This file.
 `
 
@@ -139,7 +148,7 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                     - profile: dein Name, deine E-Mail, deine Sprache, seit wann du dabei bist
                       (nie dein Passwort oder ein Token)
                     - noticePreferences: welche E-Mails du bekommst
-                    - passkeys: Art und Daten deiner Passkeys (nie ihre Schlüssel)
+                    - passkeys: Namen, Art und Daten deiner Passkeys (nie ihre Schlüssel)
                     - memberships und formerMemberships: deine Kreise, deine Rolle, wann du
                       beigetreten oder gegangen bist
                     - items: die Gegenstände, die du angelegt hast oder hältst, mit Kreis und
@@ -153,6 +162,7 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                       (npx circles-ledger verify-data circles-data.json)
                     - activities: dein Aktivitätsverlauf
 pictures/           Die Bilder deiner Gegenstände; "picture" nennt die Datei des Gegenstands.
+avatar.webp         Dein Profilbild, wenn du eines hast.
 README.txt          Diese Datei.
 `
 

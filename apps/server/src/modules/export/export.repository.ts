@@ -28,7 +28,7 @@ export async function profileOf(db: Executor, userId: string) {
 export function passkeysOf(db: Executor, userId: string) {
   return db
     .select({
-      // A passkey's name comes here when passkeys get one (issue 24, h-passkeys).
+      name: webauthnCredentials.name,
       deviceType: webauthnCredentials.deviceType,
       backedUp: webauthnCredentials.backedUp,
       transports: webauthnCredentials.transports,

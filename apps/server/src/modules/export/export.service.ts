@@ -6,13 +6,15 @@ import type { AppContext } from '../../context'
 import { unauthorized } from '../../lib/errors'
 import type { LedgerSigner } from '../../lib/ledger-signer'
 import type { FileStore } from '../../lib/storage'
-import { storedNames } from '../items/images'
-import { contentOf } from '../ledger/ledger.service'
+import { avatarFileName, storedNames } from '../items/images'
+import { storedBlockOf } from '../ledger/ledger.service'
 import * as repo from './export.repository'
 import { DATA_EXPORT_VERSION, type DataExport, readme } from './export-format'
 
 /** Where an item's picture goes in the archive. */
 const PICTURES = 'pictures/'
+/** Where the profile picture goes (docs/decisions/0037). */
+const AVATAR = 'avatar.webp'
 
 export interface DataExportDownload {
   fileName: string
@@ -45,13 +47,16 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
         const activityRows = await repo.activitiesOf(tx, actor.id)
         const heads = await repo.headsWithBlocksAbout(tx, actor.id)
 
-        const pictures: string[] = []
+        // Files of the archive: stored name and path in the ZIP.
+        const pictures: { stored: string; path: string }[] = []
+        const avatar = user.avatarId ? { stored: avatarFileName(user.avatarId), path: AVATAR } : null
+        if (avatar) pictures.push(avatar)
         const items = itemRows.map(({ item, circleName, holderName }) => {
           let picture: string | null = null
           if (item.imageId && item.imageType) {
             const [full] = storedNames(item.imageId, item.imageType)
-            pictures.push(full)
             picture = `${PICTURES}${full}`
+            pictures.push({ stored: full, path: picture })
           }
           return {
             id: item.id,
@@ -82,13 +87,16 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             checkpoint: head.checkpoint,
             size: head.size,
             blocks: rows.map((row) => {
-              const content = contentOf(row)
+              // As the ledger serves it: v3 with the names kept beside it (null once erased); a v1/v2
+              // block whose names were redacted without its bytes, which held them (docs/decisions/0034).
+              const { content, names, redacted } = storedBlockOf(row)
               return {
                 id: row.id,
                 height: row.height,
                 hash: row.hash,
-                leaf: Buffer.from(blockBytes(content)).toString('base64'),
+                ...(redacted ? { redacted } : { leaf: Buffer.from(blockBytes(content)).toString('base64') }),
                 content,
+                ...(names ? { names } : {}),
                 inclusionProof: tree
                   ? tree.inclusionProof(row.height).map((h) => Buffer.from(h).toString('hex'))
                   : null,
@@ -109,15 +117,15 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             language: user.language,
             createdAt: user.createdAt.toISOString(),
             updatedAt: user.updatedAt.toISOString(),
+            avatar: avatar ? AVATAR : null,
           },
-          // An avatar picture, once accounts have one (issue 24, h-avatar), is `avatar.webp` beside
-          // this file: add its name here and its bytes in `download` below.
           noticePreferences: {
             handoverRequests: user.notifyHandoverRequests,
             handoverAnswers: user.notifyHandoverAnswers,
             invitations: user.notifyInvitations,
           },
           passkeys: passkeys.map((p) => ({
+            name: p.name,
             deviceType: p.deviceType,
             backedUp: p.backedUp,
             transports: p.transports,
@@ -161,7 +169,8 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             createdAt: a.createdAt.toISOString(),
           })),
         }
-        return { document, pictures: [...new Set(pictures)], language: user.language }
+        const unique = [...new Map(pictures.map((p) => [p.path, p])).values()]
+        return { document, pictures: unique, language: user.language }
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     )
@@ -186,11 +195,11 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
 
     void (async () => {
       const missing: string[] = []
-      for (const name of pictures) {
+      for (const { stored, path } of pictures) {
         if (signal.aborted) return
-        const file = await store.get(name)
+        const file = await store.get(stored)
         if (!file) {
-          missing.push(`${PICTURES}${name}`)
+          missing.push(path)
           continue
         }
         // Added once the archive is ready for it, so at most this picture and the one being written
@@ -199,7 +208,7 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
           if (signal.aborted) return resolve()
           const onAbort = () => resolve()
           signal.addEventListener('abort', onAbort, { once: true })
-          zip.addReadStreamLazy(`${PICTURES}${name}`, { mtime, compress: false }, (give) => {
+          zip.addReadStreamLazy(path, { mtime, compress: false }, (give) => {
             signal.removeEventListener('abort', onAbort)
             give(null, Readable.from([file.bytes]))
             resolve()
@@ -210,6 +219,7 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
       // A picture the store no longer has is named as such rather than left as a broken reference.
       for (const item of document.items)
         if (item.picture && missing.includes(item.picture)) item.picture = null
+      if (missing.includes(AVATAR)) document.profile.avatar = null
       zip.addBuffer(Buffer.from(`${JSON.stringify(document, null, 2)}\n`, 'utf8'), 'circles-data.json', {
         mtime,
       })
