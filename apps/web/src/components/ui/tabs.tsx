@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react'
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react'
 import { cn } from '@/lib/class-names'
 
 export interface TabItem<K extends string> {
@@ -28,6 +28,15 @@ export function Tabs<K extends string>({
     0,
     items.findIndex((item) => item.key === selected),
   )
+
+  // On a narrow screen the tab list scrolls sideways: a tab chosen half out of view comes into it.
+  // Not on the first render, which must not move the page.
+  const shown = useRef(selected)
+  useEffect(() => {
+    if (shown.current === selected) return
+    shown.current = selected
+    refs.current.get(selected)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' })
+  }, [selected])
 
   const onKeyDown = (event: KeyboardEvent) => {
     const rtl = getComputedStyle(event.currentTarget).direction === 'rtl'
