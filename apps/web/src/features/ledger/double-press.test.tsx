@@ -25,6 +25,8 @@ const block = {
     ownership: 'COMPLETE',
     commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
   },
+  names: { from: { name: 'Ida Owner', salt: null }, to: { name: 'Ben Neighbour', salt: null } },
+  redacted: [],
   item: null,
   comments: { requesterComment: null, receiverComment: null, secretMessage: null },
 } as TBlock
