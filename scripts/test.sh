@@ -103,13 +103,16 @@ if run_status build npm run build; then
   rc=$?
   record e2e playwright "$rc" $((SECONDS - start)) "$file"
 
-  # Two instances behind one load balancer: Ida on the first server, Ben on the second.
+  # Two instances behind one load balancer: Ida on the first server, Ben on the second. Also the
+  # account specs of issue 24 (each point on PostgreSQL too), and the ledger erasure, which needs the
+  # database's hand and runs only here.
   start=$SECONDS
   file=$REPORT_DIR/e2e-pair.json
   section "e2e-pair: the two-browser specs against two servers on one PostgreSQL"
   if [ "$pg_ok" -eq 0 ]; then
     E2E_PAIR_DATABASE_URL=$PG_TEST_URL E2E_JSON_REPORT=$file npx --no-install playwright test \
-      -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers ledger-verification
+      -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers ledger-verification \
+      ledger-erasure account-deletion change-password data-export avatar passkeys
     rc=$?
   else
     echo "error: PostgreSQL is not available; the e2e-pair suite cannot run" >&2
