@@ -42,7 +42,10 @@ test.describe('on the pages that hydrate, the dialog comes inside the page', () 
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime
       return { shifts: w.shifts, lcp: w.lcp, fcp }
     })
-    expect(paints.shifts).toEqual([])
+    // No shift from the takeover. The only movement allowed is Inter swapping in over its matched
+    // fallback when the font comes after the first paint on a busy machine: a few pixels sideways, some
+    // 0.00004 (docs/decisions/0033), far below a moved dialog and the 0.1 counted as a good page.
+    expect(paints.shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.001)
     // The largest paint is the dialog's text, in the page's first frame; the live dialog adds none. On a
     // busy machine the entry can come after the library replaced that text, and then names no element.
     expect(paints.lcp.at(-1)?.time).toBe(paints.fcp)
