@@ -1,6 +1,6 @@
 import { MESSAGES, type TPasskeyCredential, ZRenamePasskeyRequest } from '@circles/shared'
 import { KeyRound, Pencil, Trash2 } from 'lucide-react'
-import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -31,11 +31,18 @@ export function PasskeyRow({ passkey, onDelete }: PasskeyRowProps) {
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso))
   const multi = passkey.credentialDeviceType === 'multiDevice'
 
+  // Back to where the keyboard was, once the button is there again: after the commit that shows it
+  // (a frame callback could run before React renders, and find no button).
+  const refocus = useRef(false)
+  useEffect(() => {
+    if (editing || !refocus.current) return
+    refocus.current = false
+    renameButton.current?.focus()
+  }, [editing])
   const close = () => {
+    refocus.current = true
     setEditing(false)
     setError(undefined)
-    // Back to where the keyboard was, once the button is there again.
-    requestAnimationFrame(() => renameButton.current?.focus())
   }
   const open = () => {
     setName(passkey.name)
