@@ -6,7 +6,7 @@ import { Tabs } from './tabs'
 function Three() {
   const [selected, setSelected] = useState<'a' | 'b' | 'c'>('a')
   return (
-    <Tabs
+    <Tabs<'a' | 'b' | 'c'>
       label="Sections"
       selected={selected}
       onSelect={setSelected}
