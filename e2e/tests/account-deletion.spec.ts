@@ -156,3 +156,37 @@ test('in German: the card, the refusal and the notice', async ({ page, request, 
     await screenshotScreen(page, `account-deleted-de-${width}`)
   }
 })
+
+test('with a passkey instead of the password', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const { ben } = await bensWorld(request, 'delete-passkey')
+  // A platform authenticator, and no passkey autofill (it would answer at once on /login).
+  await page.addInitScript(() => {
+    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
+      value: () => Promise.resolve(false),
+    })
+  })
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  })
+  await signInAs(page, ben)
+  await openYourData(page, 'Security & Access')
+  await page.getByRole('button', { name: 'Register a passkey' }).click()
+  await expect(page.getByRole('list', { name: 'Passkeys' }).getByRole('listitem')).toHaveCount(1)
+
+  await page.getByRole('tab', { name: 'Your data' }).click()
+  const card = page.getByRole('main')
+  await card.getByRole('button', { name: 'Delete my account…' }).click()
+  await card.getByRole('button', { name: 'Use a passkey' }).click()
+  await expect(page).toHaveURL(/\/account-deleted$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Your account has been deleted.' })).toBeVisible()
+  expect((await request.get('/api/users/me', { headers: auth(ben) })).status()).toBe(401)
+})
