@@ -157,6 +157,38 @@ export function createWebauthnService(
   }
 
   /** Signs in like a password: rate limited per address, refused for unverified accounts. */
+  /**
+   * The authenticator's new signature counter when `credential` is a valid assertion of `challenge` by
+   * the stored passkey; null (logged as `refusal`) otherwise. A counter lower than stored is refused
+   * here too: the sign of a cloned authenticator.
+   */
+  async function verifiedCounter(
+    credential: AuthenticationResponseJSON,
+    challenge: string,
+    stored: CredentialRow,
+    opts: { requireUserVerification: boolean; logged: Record<string, string>; refusal: string },
+  ): Promise<number | null> {
+    try {
+      const result = await verifyAuthenticationResponse({
+        response: credential,
+        expectedChallenge: challenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.id,
+        credential: {
+          ...descriptor(stored),
+          publicKey: new Uint8Array(stored.publicKey),
+          counter: stored.counter,
+        },
+        requireUserVerification: opts.requireUserVerification,
+      })
+      if (result.verified) return result.authenticationInfo.newCounter
+      ctx.log.warn({ ...opts.logged, reason: 'not verified' }, opts.refusal)
+    } catch (error) {
+      ctx.log.warn({ ...opts.logged, reason: (error as Error).message }, opts.refusal)
+    }
+    return null
+  }
+
   async function loginVerify(
     credential: AuthenticationResponseJSON,
     userId: string | undefined,
@@ -171,30 +203,12 @@ export function createWebauthnService(
     if ((challenge.userId && challenge.userId !== stored.userId) || (userId && userId !== stored.userId)) {
       throw authFailed()
     }
-    let newCounter: number
-    try {
-      const result = await verifyAuthenticationResponse({
-        response: credential,
-        expectedChallenge: challenge.challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.id,
-        credential: {
-          ...descriptor(stored),
-          publicKey: new Uint8Array(stored.publicKey),
-          counter: stored.counter,
-        },
-        requireUserVerification: !challenge.userId,
-      })
-      if (!result.verified) throw authFailed()
-      newCounter = result.authenticationInfo.newCounter
-    } catch (error) {
-      // A counter lower than stored lands here too: the sign of a cloned authenticator.
-      ctx.log.warn(
-        { credentialUser: stored.userId, reason: (error as Error).message },
-        'passkey sign-in refused',
-      )
-      throw authFailed()
-    }
+    const newCounter = await verifiedCounter(credential, challenge.challenge, stored, {
+      requireUserVerification: !challenge.userId,
+      logged: { credentialUser: stored.userId },
+      refusal: 'passkey sign-in refused',
+    })
+    if (newCounter === null) throw authFailed()
     if (!(await repo.advanceCounter(ctx.db, stored.id, stored.counter, newCounter))) throw authFailed()
     await attempt.refund()
     return accounts.sessionFor(stored.userId)
@@ -243,28 +257,13 @@ export function createWebauthnService(
     if (!challenge || challenge.userId !== actor.id) return false
     const stored = await repo.findCredential(ctx.db, credential.id)
     if (!stored || stored.userId !== actor.id) return false
-    try {
-      const result = await verifyAuthenticationResponse({
-        response: credential,
-        expectedChallenge: challenge.challenge,
-        expectedOrigin: rp.origin,
-        expectedRPID: rp.id,
-        credential: {
-          ...descriptor(stored),
-          publicKey: new Uint8Array(stored.publicKey),
-          counter: stored.counter,
-        },
-        requireUserVerification: false,
-      })
-      if (!result.verified) return false
-      return repo.advanceCounter(ctx.db, stored.id, stored.counter, result.authenticationInfo.newCounter)
-    } catch (error) {
-      ctx.log.warn(
-        { userId: actor.id, reason: (error as Error).message },
-        'passkey re-authentication refused',
-      )
-      return false
-    }
+    const newCounter = await verifiedCounter(credential, challenge.challenge, stored, {
+      requireUserVerification: false,
+      logged: { userId: actor.id },
+      refusal: 'passkey re-authentication refused',
+    })
+    if (newCounter === null) return false
+    return repo.advanceCounter(ctx.db, stored.id, stored.counter, newCounter)
   }
 
   /** Issue 24: renames one of my passkeys; someone else's gets the same 404 as an unknown one. */
