@@ -10,6 +10,7 @@ import {
   signInAs,
 } from './circles-support'
 import { createItem, requestHandover, secondBrowser } from './handovers-support'
+import { addAuthenticator, withoutPasskeyAutofill } from './passkeys-support'
 
 // Issue 24, against the real server: Ben, with items and a pending handover in Ida's circle, deletes
 // his account from the profile's 'Your data' tab. A wrong password and Cancel change nothing; the right
@@ -161,22 +162,8 @@ test('with a passkey instead of the password', async ({ page, request }) => {
   test.setTimeout(120_000)
   const { ben } = await bensWorld(request, 'delete-passkey')
   // A platform authenticator, and no passkey autofill (it would answer at once on /login).
-  await page.addInitScript(() => {
-    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
-      value: () => Promise.resolve(false),
-    })
-  })
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  })
+  await withoutPasskeyAutofill(page)
+  await addAuthenticator(page)
   await signInAs(page, ben)
   await openYourData(page, 'Security & Access')
   await page.getByRole('button', { name: 'Register a passkey' }).click()

@@ -3,42 +3,11 @@ import { expectShownFor } from '../support/clock'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, openForm, screenshotScreen, toast, useGerman } from './auth-support'
 import { createSignedInUser, signInAs } from './circles-support'
+import { addAuthenticator, withoutPasskeyAutofill } from './passkeys-support'
 
 // Passkeys in Chromium with its CDP virtual authenticator against the real server (rp id localhost):
 // register on /profile, sign in with it from /login, delete it; the no-passkeys and removed-authenticator
 // paths; the profile page's other parts.
-
-/** A platform authenticator with user verification, as a phone or laptop has; returns its id. */
-async function addAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  })
-  return {
-    remove: () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }),
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-  }
-}
-
-/**
- * Chrome's virtual authenticator answers a conditional (autofill) request at once with the passkey it
- * holds, as if the person had picked it from the email field's autofill. Tests of the buttons take
- * autofill away, as a browser without conditional mediation has it.
- */
-async function withoutPasskeyAutofill(page: Page) {
-  await page.addInitScript(() => {
-    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
-      value: () => Promise.resolve(false),
-    })
-  })
-}
 
 async function openSecurityTab(page: Page) {
   await page.goto('/profile')
