@@ -144,13 +144,3 @@ export function blocksAbout(db: Executor, userId: string, circleId: string, size
     )
     .orderBy(asc(blocks.height))
 }
-
-/** The leaf hashes of a circle's first `size` blocks, in order: for the audit paths. */
-export async function leafHashes(db: Executor, circleId: string, size: number): Promise<string[]> {
-  const rows = await db
-    .select({ hash: blocks.hash })
-    .from(blocks)
-    .where(and(eq(blocks.circleId, circleId), lt(blocks.height, size)))
-    .orderBy(asc(blocks.height))
-  return rows.map((r) => r.hash)
-}

@@ -7,7 +7,7 @@ import { unauthorized } from '../../lib/errors'
 import type { LedgerSigner } from '../../lib/ledger-signer'
 import type { FileStore } from '../../lib/storage'
 import { avatarFileName, storedNames } from '../items/images'
-import { storedBlockOf } from '../ledger/ledger.service'
+import { leafHashes, storedBlockOf } from '../ledger/ledger.service'
 import * as repo from './export.repository'
 import { DATA_EXPORT_VERSION, type DataExport, readme } from './export-format'
 
@@ -79,7 +79,7 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
           if (rows.length === 0) continue
           // Audit paths against the newest signed checkpoint, from one read of the circle's leaves.
           const tree = head.checkpoint
-            ? merkleTree((await repo.leafHashes(tx, head.circleId, head.size)).map(hexToBytes))
+            ? merkleTree((await leafHashes(tx, head.circleId, head.size)).map(hexToBytes))
             : null
           ledgerCircles.push({
             circleId: head.circleId,

@@ -118,6 +118,9 @@ export function redactedOf(row: BlockRow): Side[] {
   return SIDES.filter((side) => (side === 'from' ? row.fromName : row.toName) === null)
 }
 
+/** The leaf hashes of a circle's first `size` blocks, in order: audit paths for other modules' files. */
+export const leafHashes = repo.leafHashes
+
 /** A row as the chain verifier takes it: content, kept names (v3) and redaction marker (v1/v2). */
 export function storedBlockOf(row: BlockRow): StoredBlock {
   const redacted = redactedOf(row)
