@@ -89,7 +89,7 @@ test('an avatar: upload, seen in the header and by a co-member, removed; a non-i
   const mine = page.getByRole('img', { name: 'Your profile picture' })
   await expect(pictureIn(mine)).toHaveAttribute('src', /^blob:/)
   expect(await naturalSide(pictureIn(mine))).toEqual([256, 256])
-  await expect(pictureIn(page.getByRole('banner'))).toHaveAttribute('src', /^blob:/)
+  await expect(pictureIn(page.getByRole('banner')).first()).toHaveAttribute('src', /^blob:/)
   await expect(page.getByRole('button', { name: 'Remove picture' })).toBeVisible()
 
   for (const width of [1280, 390]) {
@@ -97,6 +97,12 @@ test('an avatar: upload, seen in the header and by a co-member, removed; a non-i
     await expectAccessible(page, axe)
     await screenshotScreen(page, `avatar-profile-en-${width}`)
   }
+  // On a phone the menu's profile link carries the picture too.
+  await page.getByRole('button', { name: 'Menu' }).click()
+  const menuProfile = page.getByRole('banner').getByRole('link', { name: 'Profile' })
+  await expect(pictureIn(menuProfile)).toHaveAttribute('src', /^blob:/)
+  await screenshotScreen(page, 'avatar-menu-en-390')
+  await page.getByRole('button', { name: 'Menu' }).click()
 
   // Ben, in his own browser: Ada's picture in the circle's members card; his own row keeps initials.
   const second = await secondBrowser(browser, baseURL!)

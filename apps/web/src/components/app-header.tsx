@@ -241,7 +241,15 @@ export function AppHeader() {
             </p>
             {isAuthenticated ? (
               <NavLink to="/profile" className={({ isActive }) => cn(MENU_LINK, linkState(isActive))}>
-                <UserRound aria-hidden="true" />
+                {user?.avatarUrl ? (
+                  <UserAvatar
+                    name={profileName}
+                    avatarUrl={user.avatarUrl}
+                    className="size-6 border border-accent/25 bg-accent-soft text-[10px] text-accent-text"
+                  />
+                ) : (
+                  <UserRound aria-hidden="true" />
+                )}
                 {t('nav.profile')}
               </NavLink>
             ) : null}
