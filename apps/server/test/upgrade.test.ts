@@ -156,6 +156,13 @@ describe('upgrading the previous release', () => {
     ])
   })
 
+  it("this release's migrations are dated in order (drizzle applies only those dated after the last applied)", async () => {
+    const journal = JSON.parse(await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'))
+    const whens = (journal.entries as { when: number }[]).map((e) => e.when)
+    expect(whens).toEqual([...whens].sort((a, b) => a - b))
+    expect(new Set(whens).size).toBe(whens.length)
+  })
+
   it('a migration that fails halfway leaves the database exactly at the release before', async () => {
     const before = await fingerprint(loaded.query)
     const folder = await mkdtemp(path.join(os.tmpdir(), 'hupgrade-migrations-'))
@@ -308,6 +315,23 @@ describe('upgrading the previous release', () => {
     ).json()
     const hashes = (proof.proof as string[]).map((h) => Uint8Array.from(Buffer.from(h, 'hex')))
     expect(verifyConsistency(before.size, after.size, before.rootHash, after.rootHash, hashes)).toBe(true)
+  })
+
+  it('refuses a database a newer release migrated (an older release started without the restore)', async () => {
+    const { rows } = await loaded.query('select max(created_at) as last from drizzle.__drizzle_migrations')
+    const newer = Number(rows[0]!.last) + 86_400_000
+    await loaded.query(
+      `insert into drizzle.__drizzle_migrations (hash, created_at) values ('a later release', ${newer})`,
+    )
+    try {
+      const before = await fingerprint(loaded.query)
+      await expect(loaded.migrate()).rejects.toThrow(
+        `The database was migrated by a newer release of Circles (its last migration is dated ${new Date(newer).toISOString()}`,
+      )
+      expect(await fingerprint(loaded.query)).toEqual(before)
+    } finally {
+      await loaded.query(`delete from drizzle.__drizzle_migrations where created_at = ${newer}`)
+    }
   })
 })
 

@@ -25,28 +25,55 @@ export class MigrationError extends Error {
 }
 
 type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>
+type Journal = { entries: { tag: string; when: number }[] }
 
-/** The last applied migration's tag ("0010_departures_and_block_reason"), found by its date as drizzle does. */
-async function appliedTag(query: Query, folder: string): Promise<string> {
-  const journal = JSON.parse(readFileSync(`${folder}/meta/_journal.json`, 'utf8')) as {
-    entries: { tag: string; when: number }[]
-  }
+const readJournal = (folder: string) =>
+  JSON.parse(readFileSync(`${folder}/meta/_journal.json`, 'utf8')) as Journal
+
+/** The date (journal `when`) of the last applied migration, as drizzle reads it; none on an empty database. */
+async function lastApplied(query: Query): Promise<number | undefined> {
   const { rows } = await query(
     `select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
   ).catch(() => ({ rows: [] as Record<string, unknown>[] }))
   const last = rows[0]?.created_at
-  if (last === undefined) return 'none (an empty database)'
-  const entry = journal.entries.find((e) => e.when === Number(last))
-  return entry?.tag ?? `of ${new Date(Number(last)).toISOString()}, not one of this release`
+  return last === undefined || last === null ? undefined : Number(last)
 }
 
+/** "0010_departures_and_block_reason": the migration of that date in this release's journal. */
+function tagOf(journal: Journal, when: number | undefined): string {
+  if (when === undefined) return 'none (an empty database)'
+  return (
+    journal.entries.find((e) => e.when === when)?.tag ??
+    `of ${new Date(when).toISOString()}, not one of this release`
+  )
+}
+
+/**
+ * Runs drizzle's migrator (`run`) with the checks and messages an operator needs: a database a newer
+ * release migrated is refused before anything runs (drizzle would apply nothing and start this older
+ * code on a schema it does not know); a failure names the migration the database is still at.
+ */
 async function migrating(query: Query, folder: string, run: () => Promise<void>) {
+  const journal = readJournal(folder)
+  const newest = journal.entries.at(-1)
+  const before = await lastApplied(query)
+  if (newest && before !== undefined && before > newest.when) {
+    throw new MigrationError(
+      `The database was migrated by a newer release of Circles (its last migration is dated ` +
+        `${new Date(before).toISOString()}; this release knows migrations up to ${newest.tag}). Start ` +
+        `that release, or restore the backup taken before the upgrade (docs/operations.md, "Upgrades ` +
+        `and rollback").`,
+    )
+  }
   try {
     await run()
   } catch (error) {
     const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause : error) : error
     const reason = cause instanceof Error ? cause.message : String(cause)
-    const at = await appliedTag(query, folder).catch(() => 'unknown (the database did not answer)')
+    const at = await lastApplied(query).then(
+      (when) => tagOf(journal, when),
+      () => 'unknown (the database did not answer)',
+    )
     throw new MigrationError(
       `The database migration failed, and none of this release's migrations was applied: the database ` +
         `is still at migration ${at}. Cause: ${reason}. Start the previous release again, or fix the ` +
