@@ -32,9 +32,14 @@ const readJournal = (folder: string) =>
 
 /** The date (journal `when`) of the last applied migration, as drizzle reads it; none on an empty database. */
 async function lastApplied(query: Query): Promise<number | undefined> {
+  // Asked first, so a new database's start logs no "relation does not exist" on the server.
+  const { rows: table } = await query(
+    `select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  )
+  if (!table[0]?.present) return undefined
   const { rows } = await query(
     `select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
-  ).catch(() => ({ rows: [] as Record<string, unknown>[] }))
+  )
   const last = rows[0]?.created_at
   return last === undefined || last === null ? undefined : Number(last)
 }
