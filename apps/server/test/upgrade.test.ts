@@ -144,15 +144,16 @@ describe('upgrading the previous release', () => {
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  it('loads the release as it was: at migration 0010, with v1 and v2 blocks', async () => {
+  it('loads the release as it was: at migration 0010, with v1 and v2 blocks (an automatic transfer among them)', async () => {
     const { rows } = await loaded.query('select count(*)::int as n from drizzle.__drizzle_migrations')
     expect(rows[0]!.n).toBe(11)
-    const versions = await loaded.query(
-      'select version, count(*)::int as n from blocks group by 1 order by 1',
+    const blocks = await loaded.query(
+      `select version, kind, reason, count(*)::int as n from blocks group by 1, 2, 3 order by 1, 2`,
     )
-    expect(versions.rows).toEqual([
-      { version: 1, n: 3 },
-      { version: 2, n: 4 },
+    expect(blocks.rows).toEqual([
+      { version: 1, kind: 'HANDOVER', reason: null, n: 3 },
+      { version: 2, kind: 'AUTO_TRANSFER', reason: 'REMOVED', n: 1 },
+      { version: 2, kind: 'HANDOVER', reason: null, n: 5 },
     ])
   })
 
