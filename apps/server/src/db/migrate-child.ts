@@ -20,11 +20,13 @@ export function migratePgliteInChild(dataDir: string, lockFd: number): Promise<v
       env: { ...process.env, [LOCK_FD_ENV]: '4' },
     })
     child.on('error', reject)
-    child.on('exit', (code) =>
+    child.on('exit', (code, signal) =>
       code === 0
         ? resolve()
         : reject(
-            new MigrationError(`The database migration process exited with ${code}: see its message above.`),
+            new MigrationError(
+              `The database migration process exited with ${code ?? signal}: see its message above.`,
+            ),
           ),
     )
   })

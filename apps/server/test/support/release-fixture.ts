@@ -80,7 +80,7 @@ export async function loadIntoPglite(dataDir?: string): Promise<PGlite> {
 }
 
 /** A new PostgreSQL database on `adminUrl`'s server holding the release; answers its URL. */
-export async function loadIntoPostgres(adminUrl: string, prefix = 'hupgrade'): Promise<string> {
+export async function loadIntoPostgres(adminUrl: string, prefix = 'circles_upgrade'): Promise<string> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
