@@ -4,7 +4,7 @@ import { buildApp } from './app'
 import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
-import { migratePostgres } from './db/migrate'
+import { MigrationError, migratePostgres } from './db/migrate'
 import { migratePgliteInChild } from './db/migrate-child'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { serializeError } from './lib/logging'
@@ -67,7 +67,7 @@ try {
   await start(loadConfig())
 } catch (error) {
   console.error(
-    error instanceof ConfigError || error instanceof DataDirLockedError
+    error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MigrationError
       ? error.message
       : JSON.stringify(serializeError(error), null, 2),
   )

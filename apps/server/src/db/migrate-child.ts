@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { LOCK_FD_ENV } from '../lib/data-dir-lock'
+import { MigrationError } from './migrate'
 
 /** The child's entry beside this code: the bundle's migrate-pglite.js, or the source when run from src. */
 const entry = fileURLToPath(
@@ -19,8 +20,14 @@ export function migratePgliteInChild(dataDir: string, lockFd: number): Promise<v
       env: { ...process.env, [LOCK_FD_ENV]: '4' },
     })
     child.on('error', reject)
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`migration process exited with ${code}`)),
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new MigrationError(
+              `The database migration process exited with ${code ?? signal}: see its message above.`,
+            ),
+          ),
     )
   })
 }

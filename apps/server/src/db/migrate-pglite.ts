@@ -7,7 +7,7 @@
 import { PGlite } from '@electric-sql/pglite'
 import { DataDirLockedError, holdDataDir } from '../lib/data-dir-lock'
 import { pgliteDataDir, pgliteExtensions } from './client'
-import { migratePglite } from './migrate'
+import { MigrationError, migratePglite } from './migrate'
 
 const dataDir = process.argv[2]
 if (!dataDir) {
@@ -22,7 +22,7 @@ try {
   await client.close()
   process.exit(0)
 } catch (error) {
-  if (error instanceof DataDirLockedError) console.error(error.message)
+  if (error instanceof DataDirLockedError || error instanceof MigrationError) console.error(error.message)
   else console.error('database migration failed:', error)
   process.exit(1)
 }
