@@ -24,7 +24,11 @@ await rm(`${here}dist`, { recursive: true, force: true })
 await cp(`${here}src/db/migrations`, `${here}dist/migrations`, { recursive: true })
 const ctx = await context({
   absWorkingDir: here,
-  entryPoints: { server: 'src/server.ts', 'migrate-pglite': 'src/db/migrate-pglite.ts' },
+  entryPoints: {
+    server: 'src/server.ts',
+    'migrate-pglite': 'src/db/migrate-pglite.ts',
+    backup: 'src/backup/cli.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
