@@ -96,20 +96,18 @@ async function firstPass(file: string) {
   }
 }
 
-/** The PostgreSQL target's own state: its migration level, and a refusal if any table has rows. */
-async function checkPostgresEmpty(target: Target, url: string): Promise<number> {
+/** The target database's migration level, or a refusal if any table has rows. */
+async function checkDatabaseEmpty(target: Target, database: string): Promise<number> {
   const tables = await target.query(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`,
   )
-  const where = new URL(url)
-  const database = `${where.host}${where.pathname}`
   for (const { name } of tables) {
     const [row] = await target.query(`select exists (select 1 from ${quoteIdent(String(name))}) as taken`)
     if (row?.taken === true) {
       throw new RestoreRefusedError(
-        `The database ${database} is not empty (table ${String(name)} has rows). A backup is restored ` +
-          'into an empty database only: create a new database (or drop this one) and restore again.',
+        `${database} is not empty (table ${String(name)} has rows). A backup is restored into an empty ` +
+          'target only: a new PostgreSQL database, or a new DATA_DIR for the embedded one.',
       )
     }
   }
@@ -117,21 +115,15 @@ async function checkPostgresEmpty(target: Target, url: string): Promise<number> 
   const applied = present?.present === true ? toApplied(await target.query(APPLIED_MIGRATIONS_SQL)) : []
   if (tables.length > 0 && applied.length === 0) {
     throw new RestoreRefusedError(
-      `The database ${database} holds tables that are not Circles' (${tables.map((t) => t.name).join(', ')}). ` +
+      `${database} holds tables that are not Circles' (${tables.map((t) => t.name).join(', ')}). ` +
         'Restore into a new, empty database.',
     )
   }
   return applied.length
 }
 
-/** The embedded target: DATA_DIR without a database or pictures. */
-async function checkDataDirEmpty(dataDir: string) {
-  if ((await entries(pgliteDataDir(dataDir))).length > 0) {
-    throw new RestoreRefusedError(
-      `The data directory ${dataDir} already holds a database (${pgliteDataDir(dataDir)}). A backup is ` +
-        'restored into an empty data directory only: point DATA_DIR at a new directory, or move this one away.',
-    )
-  }
+/** The embedded target: DATA_DIR without pictures (its database is checked like PostgreSQL's). */
+async function checkUploadsEmpty(dataDir: string) {
   if ((await entries(path.join(dataDir, 'uploads'))).length > 0) {
     throw new RestoreRefusedError(
       `The data directory ${dataDir} already holds pictures (uploads/). A backup is restored into an empty ` +
@@ -169,25 +161,33 @@ export async function restoreBackup(file: string, to: RestoreTarget): Promise<Re
   }
 
   let target: Target
+  let description: string
+  // An embedded database this restore creates is removed again if it fails.
+  let createdDatabase = false
   if (to.databaseUrl) {
+    const where = new URL(to.databaseUrl)
+    description = `The database ${where.host}${where.pathname}`
     target = await openPostgres(to.databaseUrl)
-    try {
-      const targetLevel = await checkPostgresEmpty(target, to.databaseUrl)
-      if (targetLevel > level) {
-        throw new RestoreRefusedError(
-          `The database is already migrated further (${targetLevel} migrations) than the backup ` +
-            `(${level}, Circles ${header.appVersion}). Restore into a new, empty database.`,
-        )
-      }
-    } catch (error) {
-      await target.close()
-      throw error
-    }
   } else {
     await mkdir(to.dataDir, { recursive: true })
     holdDataDir(to.dataDir, { role: 'restore', action: 'restore a backup' })
-    await checkDataDirEmpty(to.dataDir)
+    await checkUploadsEmpty(to.dataDir)
+    description = `The embedded database in ${to.dataDir}`
+    createdDatabase = (await entries(pgliteDataDir(to.dataDir))).length === 0
     target = await openPglite(to.dataDir)
+  }
+  try {
+    const targetLevel = await checkDatabaseEmpty(target, description)
+    if (targetLevel > level) {
+      throw new RestoreRefusedError(
+        `${description} is already migrated further (${targetLevel} migrations) than the backup ` +
+          `(${level}, Circles ${header.appVersion}). Restore into a new, empty database.`,
+      )
+    }
+  } catch (error) {
+    await target.close()
+    if (createdDatabase) await rm(pgliteDataDir(to.dataDir), { recursive: true, force: true })
+    throw error
   }
 
   const written: string[] = []
@@ -293,7 +293,7 @@ export async function restoreBackup(file: string, to: RestoreTarget): Promise<Re
     if (committed) throw error
     await target.query('rollback').catch(() => {})
     await Promise.all(written.map((f) => rm(f, { force: true })))
-    if (target.kind === 'pglite') {
+    if (createdDatabase) {
       await target.close().catch(() => {})
       await rm(pgliteDataDir(to.dataDir), { recursive: true, force: true })
       target = { ...target, close: async () => {} }
