@@ -4,12 +4,13 @@
  * DATA_DIR/admin.sock, for a snapshot it takes in one transaction. Embedded only (the PGlite run).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
-import { afterAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { adminSocketPath, socketPathProblem } from '../src/backup/admin-socket'
 import { validateBackup } from '../src/backup/format'
 import { restoreBackup } from '../src/backup/restore'
@@ -17,10 +18,22 @@ import { pgliteDataDir, pgliteExtensions } from '../src/db/client'
 import { DataDirLockedError } from '../src/lib/data-dir-lock'
 import { freePort } from './support/smtp-sink'
 
-const serverEntry = fileURLToPath(new URL('../src/server.ts', import.meta.url))
-const cliEntry = fileURLToPath(new URL('../src/backup/cli.ts', import.meta.url))
+const serverRoot = fileURLToPath(new URL('..', import.meta.url))
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
-const temporary: string[] = []
+/** The test's own build of the server (build.mjs, as `npm run build` makes it), beside dist/'s. */
+const outdir = `dist/.backup-test-${randomBytes(4).toString('hex')}`
+const built = (name: string) => path.join(serverRoot, outdir, name)
+const temporary: string[] = [path.join(serverRoot, outdir)]
+
+beforeAll(async () => {
+  const { code, output } = await run(
+    spawn(process.execPath, ['build.mjs', '--outdir', outdir], {
+      cwd: serverRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+  if (code !== 0) throw new Error(`build failed: ${output}`)
+}, 60_000)
 
 afterAll(async () => {
   for (const dir of temporary) await rm(dir, { recursive: true, force: true })
@@ -74,7 +87,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('backup of the running embedd
       LOG_LEVEL: 'warn',
       RATE_LIMITS: 'off',
     }
-    const server = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    const server = spawn(process.execPath, [built('server.js')], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,7 +117,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('backup of the running embedd
       for (let i = 0; i < 3; i++) await register()
 
       const file = path.join(await tempDir('file'), 'live.backup')
-      const backup = spawn(process.execPath, ['--import', 'tsx', cliEntry, 'backup', file], {
+      const backup = spawn(process.execPath, [built('backup.js'), 'backup', file], {
         cwd: repoRoot,
         env: { PATH: process.env.PATH, DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -141,7 +154,9 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('backup of the running embedd
     const { code } = await serverDone
     expect(code).toBe(0)
     expect(await stat(adminSocketPath(dataDir)).catch(() => null)).toBeNull()
-  })
+    // Two PGlite starts (the server's migration child, then the server) and two processes: about 5 s on
+    // an idle machine, 25 s on a busy one.
+  }, 60_000)
 
   it('names the socket path limit instead of failing obscurely', () => {
     expect(socketPathProblem('/srv/circles/admin.sock')).toBeUndefined()

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { readFile, readdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { Writable } from 'node:stream'
@@ -11,13 +11,14 @@ import { APPLIED_MIGRATIONS_SQL, TABLE_EXISTS_SQL, toApplied } from './migration
 /** One statement inside the snapshot's transaction; rows as objects. */
 export type Query = (text: string) => Promise<Record<string, unknown>[]>
 
-/** The server's version (apps/server/package.json): beside the bundle's folder, or two up from src. */
-export const appVersion: string = JSON.parse(
-  readFileSync(
-    new URL(import.meta.url.endsWith('.ts') ? '../../package.json' : '../package.json', import.meta.url),
-    'utf8',
-  ),
-).version
+/** The server's version: apps/server/package.json, the first one up from this file (source or bundle). */
+export const appVersion: string = (() => {
+  for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
+    const file = new URL('package.json', dir)
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version
+    if (dir.pathname === '/') return 'unknown'
+  }
+})()
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
 
