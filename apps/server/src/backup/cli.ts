@@ -29,8 +29,8 @@ const describe = (trailer: Trailer) => {
 /** The embedded server running on DATA_DIR, asked over its socket; false when none answers. */
 async function backupThroughServer(config: Config, write: (out: NodeJS.WritableStream) => Promise<void>) {
   const socketPath = adminSocketPath(config.dataDir)
-  const problem = socketPathProblem(socketPath)
-  if (problem) throw new CliError(problem)
+  // Too long a path: no server can listen there; the lock below tells whether one runs.
+  if (socketPathProblem(socketPath)) return false
   const socket = net.createConnection(socketPath)
   const connected = await new Promise<boolean>((resolve) => {
     socket.once('connect', () => resolve(true))
@@ -105,7 +105,9 @@ async function embeddedBackup(config: Config, temporary: string): Promise<string
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       throw new CliError(
-        `${error.message}\n(The running server did not answer on ${adminSocketPath(config.dataDir)}.)`,
+        `${error.message}\n` +
+          (socketPathProblem(adminSocketPath(config.dataDir)) ??
+            `(The running server did not answer on ${adminSocketPath(config.dataDir)}.)`),
       )
     }
     throw error
