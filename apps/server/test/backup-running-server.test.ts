@@ -25,16 +25,6 @@ const outdir = `dist/.backup-test-${randomBytes(4).toString('hex')}`
 const built = (name: string) => path.join(serverRoot, outdir, name)
 const temporary: string[] = [path.join(serverRoot, outdir)]
 
-beforeAll(async () => {
-  const { code, output } = await run(
-    spawn(process.execPath, ['build.mjs', '--outdir', outdir], {
-      cwd: serverRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  )
-  if (code !== 0) throw new Error(`build failed: ${output}`)
-}, 60_000)
-
 afterAll(async () => {
   for (const dir of temporary) await rm(dir, { recursive: true, force: true })
 })
@@ -65,6 +55,16 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000) {
 }
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))('backup of the running embedded server', () => {
+  beforeAll(async () => {
+    const { code, output } = await run(
+      spawn(process.execPath, ['build.mjs', '--outdir', outdir], {
+        cwd: serverRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    )
+    if (code !== 0) throw new Error(`build failed: ${output}`)
+  }, 60_000)
+
   it('the server answers on its socket while it serves requests; the socket goes with it', async () => {
     const dataDir = await tempDir('running')
     // A migrated database from the suite's template, so the server's start skips a fresh initdb.
