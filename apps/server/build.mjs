@@ -19,13 +19,20 @@ const externalDependencies = {
 }
 
 const watch = process.argv.includes('--watch')
+/** `--outdir <dir>` (relative to apps/server, inside dist/): a test's own build, leaving dist/ alone. */
+const at = process.argv.indexOf('--outdir')
+const outdir = at > 0 ? process.argv[at + 1] : 'dist'
 
-await rm(`${here}dist`, { recursive: true, force: true })
-await cp(`${here}src/db/migrations`, `${here}dist/migrations`, { recursive: true })
+await rm(`${here}${outdir}`, { recursive: true, force: true })
+await cp(`${here}src/db/migrations`, `${here}${outdir}/migrations`, { recursive: true })
 const ctx = await context({
   absWorkingDir: here,
-  entryPoints: { server: 'src/server.ts', 'migrate-pglite': 'src/db/migrate-pglite.ts' },
-  outdir: 'dist',
+  entryPoints: {
+    server: 'src/server.ts',
+    'migrate-pglite': 'src/db/migrate-pglite.ts',
+    backup: 'src/backup/cli.ts',
+  },
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -39,5 +46,5 @@ if (watch) {
 } else {
   await ctx.rebuild()
   await ctx.dispose()
-  console.log('server built to apps/server/dist')
+  console.log(`server built to apps/server/${outdir}`)
 }

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { buildApp } from './app'
+import { listenForBackups } from './backup/admin-socket'
 import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
@@ -26,6 +27,8 @@ async function start(config: Config) {
   const ledgerSecret = await loadOrCreateSecret(config.dataDir, 'ledger-signing-key', config.ledgerSigningKey)
   const ledgerKey = ledgerSigner(config.publicUrl, ledgerSecret, config.ledgerPreviousKeys)
   const app = await buildApp({ config, database, jwtSecret, ledgerKey })
+  // The backup command's way to the embedded database while this server holds it (docs/decisions/0040).
+  if (database.kind === 'pglite') await listenForBackups(app, config, database)
 
   let closing = false
   const shutdown = async (signal: string) => {
