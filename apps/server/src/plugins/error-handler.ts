@@ -3,6 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions 
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
 import { AppError, errorBody } from '../lib/errors'
+import type { Metrics } from '../lib/metrics'
+import { REQUEST_ID_HEADER } from '../lib/request-id'
 
 /** Seconds a client should wait before trying again while the database is away. */
 const OUTAGE_RETRY_AFTER_S = 5
@@ -27,17 +29,20 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; mess
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
   _error,
-  _request,
+  request,
   reply: FastifyReply,
 ) => {
-  void reply.status(400).send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
+  // Answered before any hook runs: the request id is set here (docs/decisions/0042).
+  void reply
+    .header(REQUEST_ID_HEADER, request.id)
+.status(400).send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
 }
 
 /**
  * Every non-OK answer is `{ message, code, key }` (`errorBody`). Client mistakes get the spec's message and a 4xx; a 5xx
  * never shows its internals. While the database is unreachable every call that needs it answers 503.
  */
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(app: FastifyInstance, metrics: Pick<Metrics, 'databaseError'>) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.status === 429 && typeof error.details.retryAfter === 'number') {
@@ -66,6 +71,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     // The database is restarting or unreachable: a passing state, not a bug. The answer says so and
     // when to try again; the log names the cause without the query or its values.
+    metrics.databaseError(error)
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ database: outageSummary(error) }, 'request failed: database unavailable')
       reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S))
