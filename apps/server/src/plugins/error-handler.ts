@@ -35,7 +35,8 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   // Answered before any hook runs: the request id is set here (docs/decisions/0042).
   void reply
     .header(REQUEST_ID_HEADER, request.id)
-.status(400).send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
+    .status(400)
+    .send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net'
 import { MESSAGES } from '@circles/shared'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { errorBody } from '../lib/errors'
-import { REQUEST_ID_HEADER, requestIdOf } from '../lib/request-id'
+import { requestIdOf } from '../lib/request-id'
 
 /** How long a client may take to send a request (docs/decisions/0026-slow-and-greedy-clients.md). */
 export interface RequestTimeouts {
