@@ -55,25 +55,93 @@ export function isQueryError(error: unknown, depth = 0): boolean {
   return isQueryError((error as { cause?: unknown }).cause, depth + 1)
 }
 
+type RequestLabels = { method: string; route: string; status: string }
+interface Series {
+  labels: RequestLabels
+  count: number
+  sum: number
+  /** Observations per bucket of REQUEST_BUCKETS (not cumulative); beyond the last only in `count`. */
+  buckets: number[]
+}
+
+/**
+ * `circles_http_requests_total` and `circles_http_request_duration_seconds`, kept as plain records by
+ * one string key and turned into samples only when scraped. prom-client's labelled children check and
+ * hash their labels on every call (microseconds per request for the two); this costs a map look-up
+ * and a few additions. lib/metrics.test.ts checks the text is the same as theirs. The samples are those of a prom-client counter and histogram.
+ */
+function requestSeries(registry: Registry) {
+  const series = new Map<string, Series>()
+  const counter = {
+    name: 'circles_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    type: 'counter',
+    aggregator: 'sum',
+    get: async () => ({
+      ...counter,
+      values: [...series.values()].map((s) => ({ labels: s.labels, value: s.count })),
+    }),
+    reset: () => series.clear(),
+  }
+  const histogram = {
+    name: 'circles_http_request_duration_seconds',
+    help: 'Time from the request to its answer, by method, route pattern and status.',
+    type: 'histogram',
+    aggregator: 'sum',
+    // As prom-client's histogram writes them: `le` first, then the series' labels (`sharedLabels`).
+    get: async () => ({
+      ...histogram,
+      values: [...series.values()].flatMap((s) => {
+        let cumulative = 0
+        return [
+          ...REQUEST_BUCKETS.map((le, i) => ({
+            metricName: `${histogram.name}_bucket`,
+            labels: { le },
+            sharedLabels: s.labels,
+            value: (cumulative += s.buckets[i]!),
+          })),
+          {
+            metricName: `${histogram.name}_bucket`,
+            labels: { le: '+Inf' },
+            sharedLabels: s.labels,
+            value: s.count,
+          },
+          { metricName: `${histogram.name}_sum`, labels: {}, sharedLabels: s.labels, value: s.sum },
+          { metricName: `${histogram.name}_count`, labels: {}, sharedLabels: s.labels, value: s.count },
+        ]
+      }),
+    }),
+    reset: () => series.clear(),
+  }
+  // prom-client's registry asks a metric only for these members (its own classes are the typed ones).
+  registry.registerMetric(counter as unknown as Counter)
+  registry.registerMetric(histogram as unknown as Histogram)
+  return {
+    record(method: string, route: string, status: number, seconds: number) {
+      const key = `${method} ${status} ${route}`
+      let s = series.get(key)
+      if (!s) {
+        const labels = { method: METHODS.has(method) ? method : 'other', route, status: String(status) }
+        s = { labels, count: 0, sum: 0, buckets: REQUEST_BUCKETS.map(() => 0) }
+        series.set(key, s)
+      }
+      s.count++
+      s.sum += seconds
+      // The first bucket whose bound is not below the value (Prometheus' `le`).
+      let i = 0
+      while (i < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[i]!) i++
+      if (i < REQUEST_BUCKETS.length) s.buckets[i]!++
+    },
+  }
+}
+
 /** The metrics that are recorded as things happen; the gauges read at scrape time are in plugins/metrics.ts. */
 export function createMetrics(): Metrics & { registry: Registry } {
   const registry = new Registry()
   // RSS, heap, event-loop lag, GC, handles, CPU: prom-client's standard names, without a prefix.
   collectDefaultMetrics({ register: registry })
 
-  const requests = new Counter({
-    name: 'circles_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  })
-  const durations = new Histogram({
-    name: 'circles_http_request_duration_seconds',
-    help: 'Time from the request to its answer, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers: [registry],
-  })
+  const requests = requestSeries(registry)
   const databaseErrors = new Counter({
     name: 'circles_db_errors_total',
     help: 'Requests that failed on the database: kind="unavailable" (answered 503) or "query" (a query failed, 500).',
@@ -106,24 +174,10 @@ export function createMetrics(): Metrics & { registry: Registry } {
   for (const kind of ['unavailable', 'query']) databaseErrors.inc({ kind }, 0)
   for (const outcome of ['retry', 'gave_up', 'unknown']) outboxFailures.inc({ outcome }, 0)
 
-  // A request's children, found by one string key instead of prom-client hashing the labels each time.
-  const children = new Map<
-    string,
-    { count: ReturnType<typeof requests.labels>; duration: ReturnType<typeof durations.labels> }
-  >()
-
   return {
     registry,
     requestFinished(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`
-      let child = children.get(key)
-      if (!child) {
-        const labels = { method: METHODS.has(method) ? method : 'other', route, status: String(status) }
-        child = { count: requests.labels(labels), duration: durations.labels(labels) }
-        children.set(key, child)
-      }
-      child.count.inc()
-      child.duration.observe(seconds)
+      requests.record(method, route, status, seconds)
     },
     databaseError(error) {
       if (isDatabaseUnavailable(error)) databaseErrors.inc({ kind: 'unavailable' })
