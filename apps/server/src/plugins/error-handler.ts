@@ -70,9 +70,10 @@ export function registerErrorHandler(app: FastifyInstance, metrics: Pick<Metrics
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send(errorBody('BAD_REQUEST', MESSAGES.somethingWentWrong))
     }
+    // Counted as an outage or a failed query when it is one (lib/metrics.ts).
+    metrics.databaseError(error)
     // The database is restarting or unreachable: a passing state, not a bug. The answer says so and
     // when to try again; the log names the cause without the query or its values.
-    metrics.databaseError(error)
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ database: outageSummary(error) }, 'request failed: database unavailable')
       reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S))
