@@ -15,6 +15,9 @@ import { createUnsubscribeTokens } from './lib/unsubscribe-tokens'
 import { createMailFolderTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
 import { createRateLimits, noRateLimits } from './lib/rate-limits'
+import { createMetrics, noMetrics } from './lib/metrics'
+import { requestIdGenerator } from './lib/request-id'
+import { registerMetrics } from './plugins/metrics'
 import { authPlugin } from './modules/auth/auth.plugin'
 import { circlesRoutes } from './modules/circles/circles.routes'
 import { createCirclesService } from './modules/circles/circles.service'
@@ -38,7 +41,7 @@ import { createVerificationService } from './modules/users/verification.service'
 import { registerApiCeiling } from './plugins/api-ceiling'
 import { registerDocs } from './plugins/docs'
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler'
-import { registerRequestLog } from './plugins/request-log'
+import { registerRequestIds, registerRequestLog } from './plugins/request-log'
 import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
 import { handoversRoutes } from './modules/handovers/handovers.routes'
@@ -109,6 +112,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...serverTimeoutOptions(config.timeouts),
     // Fastify's own access log prints raw URLs, and /verify/:token carries a secret: we log route patterns.
     logController: new LogController({ disableRequestLogging: true }),
+    // A fresh UUID per request, or a trusted proxy's safe x-request-id (docs/decisions/0042).
+    genReqId: requestIdGenerator(config.trustProxy),
     frameworkErrors,
   })
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
@@ -117,8 +122,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   guardBodyPace(app.server, config.timeouts, app.log)
-  registerErrorHandler(app)
+  // Prometheus metrics only when asked for (METRICS_PORT or METRICS_TOKEN); otherwise no-ops.
+  const metrics = config.metrics.port !== undefined || config.metrics.token ? createMetrics() : noMetrics
+  registerErrorHandler(app, metrics)
+  registerRequestIds(app)
   registerRequestLog(app)
+  registerMetrics(app, { config, database, metrics })
   closeConnectionsWhenClosing(app)
 
   const transport =
@@ -132,6 +141,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     log: app.log,
     intervalMs: config.outboxIntervalMs,
     smtpTimeoutMs: config.smtpTimeoutMs,
+    metrics,
   })
   app.addHook('onClose', () => worker.stop())
 
@@ -144,12 +154,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rateLimits: config.rateLimits
       ? createRateLimits(database.pool ? { kind: 'postgres', pool: database.pool } : { kind: 'memory' }, {
           registrationsPerHour: config.registrationsPerHour,
+          onRefusal: (limiter) => metrics.rateLimited(limiter),
         })
       : noRateLimits,
     nudgeMail: () => worker.nudge(),
     invitations: invitationLookup,
     events: createEventBus((error) => app.log.error({ err: error }, 'event listener failed')),
     log: app.log,
+    metrics,
   }
   const accounts = createAccountsService(ctx)
   const store =
@@ -183,7 +195,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(
     async (api) => {
-      if (config.rateLimits) registerApiCeiling(api)
+      if (config.rateLimits) registerApiCeiling(api, (limiter) => metrics.rateLimited(limiter))
       await api.register(healthRoutes(database, (timeoutMs) => fanOutListening(app.io, timeoutMs)))
       await api.register(
         usersRoutes({

@@ -47,6 +47,11 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['CONTACT_EMAIL', 'nope'],
     ['TRUST_PROXY', 'maybe?'],
+    ['METRICS_PORT', 'nine'],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', '-1'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has spaces in the middle of it'],
   ])('rejects a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`))
@@ -56,5 +61,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true)
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2)
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toBe('10.0.0.1, 10.0.0.2')
+  })
+
+  it('keeps metrics off unless a port or token is given, on loopback unless told', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined })
+    expect(
+      loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'a'.repeat(16) }).metrics,
+    ).toEqual({ port: 9464, host: '0.0.0.0', token: 'a'.repeat(16) })
+    expect(() => loadConfig({ PORT: '4000', METRICS_PORT: '4000' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    )
   })
 })

@@ -54,6 +54,13 @@ const ZEnv = z.object({
   IDLE_TIMEOUT_MS: ms(1000, 60_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(1000, 72_000),
   SOCKETS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Prometheus metrics (docs/decisions/0042): a listener of their own, off unless a port is given. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters without spaces')
+    .optional(),
 })
 
 export interface Config {
@@ -85,6 +92,11 @@ export interface Config {
   timeouts: RequestTimeouts
   /** Open real-time sockets per account, across instances with PostgreSQL. */
   socketsPerAccount: number
+  /**
+   * Prometheus metrics: on when `port` (a listener of their own on `host`) or `token` (then also GET
+   * /metrics on the main port, and the bearer token is required on both) is set.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined }
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = result.data
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT')
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -138,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     },
     socketsPerAccount: e.SOCKETS_PER_ACCOUNT,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
   }
 }

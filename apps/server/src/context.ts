@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config'
 import type { Database, Db, Executor } from './db/client'
 import type { EventBus } from './lib/events'
+import type { Metrics } from './lib/metrics'
 import type { RateLimits } from './lib/rate-limits'
 import type { UnsubscribeTokens } from './lib/unsubscribe-tokens'
 import type { SessionTokens } from './modules/auth/session-token'
@@ -29,4 +30,6 @@ export interface AppContext {
   /** Domain events, published after commit; the real-time layer listens. */
   events: EventBus
   log: FastifyBaseLogger
+  /** Prometheus recorders (lib/metrics.ts); no-ops when metrics are off. */
+  metrics: Metrics
 }

@@ -78,6 +78,8 @@ describe('slow clients', () => {
     const { answer, afterMs } = await client.closed
     timedOut(answer)
     expect(afterMs).toBeGreaterThanOrEqual(BODY_MS - 50)
+    // The request's own id, as its log lines carry it (docs/decisions/0042; test/metrics.test.ts).
+    expect(answer).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i)
   })
 
   it('takes an upload that arrives slowly but steadily, well past the body and header deadlines', async () => {

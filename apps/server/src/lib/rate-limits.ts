@@ -150,6 +150,8 @@ export function retryAfterSeconds(result: RateLimiterRes) {
 /** What an operator may set (config.ts): registrations per address and hour. */
 export interface RateSettings {
   registrationsPerHour?: number
+  /** Told the limiter's name at every refusal (the metrics, lib/metrics.ts). */
+  onRefusal?: (limiter: string) => void
 }
 
 export function createRateLimits(store: RateStore, settings: RateSettings = {}): RateLimits {
@@ -186,7 +188,10 @@ export function createRateLimits(store: RateStore, settings: RateSettings = {}):
         try {
           await limiter.consume(key)
         } catch (refusal) {
-          if (refusal instanceof RateLimiterRes) throw rateLimited(message, retryAfterSeconds(refusal))
+          if (refusal instanceof RateLimiterRes) {
+            settings.onRefusal?.(rule)
+            throw rateLimited(message, retryAfterSeconds(refusal))
+          }
           throw refusal
         }
         counted.push([limiter, key])
@@ -223,6 +228,7 @@ export function createRateLimits(store: RateStore, settings: RateSettings = {}):
             loginFailures.reward(pair, 1),
             accountFailures.reward(account, 1),
           ])
+          settings.onRefusal?.('loginWaitPerPair')
           throw rateLimited(MESSAGES.tooManyRequests, retryAfterSeconds(gate))
         }
       }

@@ -12,7 +12,7 @@ const UNLIMITED = new Set(['/health', '/ready'])
  * scripts, styles, fonts and the service worker's files are never counted (many people share one
  * address). The sensitive calls have their own, tighter limits in their services.
  */
-export function registerApiCeiling(api: FastifyInstance) {
+export function registerApiCeiling(api: FastifyInstance, onRefusal: (limiter: string) => void = () => {}) {
   const limiter = new RateLimiterMemory({ keyPrefix: 'api', ...API_CEILING })
   api.addHook('onRequest', async (request) => {
     const path = request.routeOptions.url?.slice(api.prefix.length)
@@ -22,6 +22,7 @@ export function registerApiCeiling(api: FastifyInstance) {
       await limiter.consume(request.ip)
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal
+      onRefusal('apiCeiling')
       throw rateLimited(MESSAGES.tooManyRequests, retryAfterSeconds(refusal))
     }
   })

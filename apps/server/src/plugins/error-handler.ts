@@ -3,6 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions 
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
 import { AppError, errorBody } from '../lib/errors'
+import type { Metrics } from '../lib/metrics'
+import { REQUEST_ID_HEADER } from '../lib/request-id'
 
 /** Seconds a client should wait before trying again while the database is away. */
 const OUTAGE_RETRY_AFTER_S = 5
@@ -27,17 +29,21 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; code: string; mess
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
   _error,
-  _request,
+  request,
   reply: FastifyReply,
 ) => {
-  void reply.status(400).send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
+  // Answered before any hook runs: the request id is set here (docs/decisions/0042).
+  void reply
+    .header(REQUEST_ID_HEADER, request.id)
+    .status(400)
+    .send(errorBody('BAD_REQUEST', MESSAGES.invalidUrl))
 }
 
 /**
  * Every non-OK answer is `{ message, code, key }` (`errorBody`). Client mistakes get the spec's message and a 4xx; a 5xx
  * never shows its internals. While the database is unreachable every call that needs it answers 503.
  */
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(app: FastifyInstance, metrics: Pick<Metrics, 'databaseError'>) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.status === 429 && typeof error.details.retryAfter === 'number') {
@@ -64,6 +70,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send(errorBody('BAD_REQUEST', MESSAGES.somethingWentWrong))
     }
+    // Counted as an outage or a failed query when it is one (lib/metrics.ts).
+    metrics.databaseError(error)
     // The database is restarting or unreachable: a passing state, not a bug. The answer says so and
     // when to try again; the log names the cause without the query or its values.
     if (isDatabaseUnavailable(error)) {

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { MESSAGES } from '@circles/shared'
-import type { FastifyBaseLogger } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { errorBody } from '../lib/errors'
+import { requestIdOf } from '../lib/request-id'
 
 /** How long a client may take to send a request (docs/decisions/0026-slow-and-greedy-clients.md). */
 export interface RequestTimeouts {
@@ -20,19 +22,22 @@ export interface RequestTimeouts {
 }
 
 const TIMEOUT_BODY = JSON.stringify(errorBody('REQUEST_TIMEOUT', MESSAGES.requestTimeout))
-const TIMEOUT_ANSWER = [
-  'HTTP/1.1 408 Request Timeout',
-  'Connection: close',
-  'Content-Type: application/json; charset=utf-8',
-  `Content-Length: ${Buffer.byteLength(TIMEOUT_BODY)}`,
-  '',
-  TIMEOUT_BODY,
-].join('\r\n')
+/** The 408, with the request's id (docs/decisions/0042). */
+const timeoutAnswer = (requestId: string) =>
+  [
+    'HTTP/1.1 408 Request Timeout',
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(TIMEOUT_BODY)}`,
+    `X-Request-Id: ${requestId}`,
+    '',
+    TIMEOUT_BODY,
+  ].join('\r\n')
 
 /** Answers 408 with a message when nothing was answered yet, then closes the connection. */
-function cutOff(socket: Socket, answered: boolean) {
+function cutOff(socket: Socket, answered: boolean, requestId: string) {
   if (socket.destroyed) return
-  if (!answered && socket.writable) socket.end(TIMEOUT_ANSWER, () => socket.destroy())
+  if (!answered && socket.writable) socket.end(timeoutAnswer(requestId), () => socket.destroy())
   else socket.destroy()
 }
 
@@ -55,9 +60,12 @@ export function serverTimeoutOptions(t: RequestTimeouts) {
      * Node's header and request deadlines land here, and requests it cannot parse: a 4xx with a message
      * in the API's shape, then the connection closes.
      */
-    clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+    clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed) return
-      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return cutOff(socket, false)
+      // No request was read, so Fastify gave it no id: this answer gets one, and its log line the same.
+      const requestId = randomUUID()
+      this.log.info({ reqId: requestId, code: error.code }, 'request refused before it was read')
+      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return cutOff(socket, false, requestId)
       const [status, message] =
         error.code === 'HPE_HEADER_OVERFLOW'
           ? ['431 Request Header Fields Too Large', MESSAGES.requestHeadersTooLarge]
@@ -65,7 +73,7 @@ export function serverTimeoutOptions(t: RequestTimeouts) {
       const body = JSON.stringify(errorBody('BAD_REQUEST', message))
       if (socket.writable) {
         socket.write(
-          `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`,
         )
       }
       socket.destroy()
@@ -102,8 +110,9 @@ export function guardBodyPace(server: Server, t: RequestTimeouts, log: FastifyBa
         timer = setTimeout(check, wait)
         return
       }
-      log.info({ received, ms: Date.now() - startedAt }, 'request body too slow: connection closed')
-      cutOff(socket, response.headersSent)
+      const reqId = requestIdOf(request) ?? randomUUID()
+      log.info({ reqId, received, ms: Date.now() - startedAt }, 'request body too slow: connection closed')
+      cutOff(socket, response.headersSent, reqId)
     }
     timer = setTimeout(check, t.bodyTimeoutMs)
     response.once('close', () => clearTimeout(timer))

@@ -10,12 +10,18 @@ export class ApiError extends Error {
   readonly code: string | undefined
   /** The parsed answer body, e.g. `retryAfter` on a 429 or `emailVerified` on a 401. */
   readonly data: unknown
+  /** The answer's `x-request-id`, the server log's `reqId` for it: shown in error states for support. */
+  readonly requestId: string | undefined
 
-  constructor(message: string, options: { status: number; code?: string; data?: unknown; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { status: number; code?: string; data?: unknown; cause?: unknown; requestId?: string },
+  ) {
     super(message, { cause: options.cause })
     this.status = options.status
     this.code = options.code
     this.data = options.data
+    this.requestId = options.requestId
   }
 }
 
@@ -123,6 +129,7 @@ async function request<S extends z.ZodType | undefined>(
       status: response.status,
       code: field(data, 'code'),
       data,
+      requestId: response.headers.get('x-request-id') ?? undefined,
     })
   }
 

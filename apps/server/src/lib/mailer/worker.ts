@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/client'
 import { isDatabaseUnavailable, outageSummary } from '../database-unavailable'
+import { type Metrics, noMetrics } from '../metrics'
 import { type OutboxRow, claimNextEmail, markDelivered, markNotSent, markUnknown } from './outbox'
 import { type MailTransport, certainlyNotSent } from './transport'
 
@@ -39,8 +40,11 @@ export function startOutboxWorker(opts: {
   log: FastifyBaseLogger
   intervalMs: number
   smtpTimeoutMs: number
+  /** Counts delivery failures (lib/metrics.ts). */
+  metrics?: Pick<Metrics, 'outboxFailure'>
 }): OutboxWorker {
   const { db, transport, log, intervalMs } = opts
+  const metrics = opts.metrics ?? noMetrics
   const lease = leaseMs(opts.smtpTimeoutMs)
   let running: Promise<void> | null = null
   let again = false
@@ -73,11 +77,13 @@ export function startOutboxWorker(opts: {
     } catch (error) {
       const message = (error as Error).message
       if (!certainlyNotSent(error)) {
+        metrics.outboxFailure('unknown')
         await record(row, 'possibly sent', () => markUnknown(db, row, message))
         log.warn({ emailId: row.id, err: error }, 'email delivery outcome unknown; not sent again')
         return
       }
       const retryIn = row.attempts >= MAX_ATTEMPTS ? null : backoffMs(row.attempts, intervalMs)
+      metrics.outboxFailure(retryIn === null ? 'gave_up' : 'retry')
       await record(row, 'not sent', () => markNotSent(db, row, retryIn, message))
       log.warn(
         { emailId: row.id, attempts: row.attempts, retryInMs: retryIn, err: error },

@@ -184,6 +184,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     let frontier: Frontier | undefined
 
     async function append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
+      const startedAt = performance.now()
       // v3 (docs/decisions/0034): each name enters the hash only as a commitment with a fresh salt; the
       // name and salt are stored beside the block, where erasing them leaves the block verifying.
       const salts = { from: randomBytes(16).toString('hex'), to: randomBytes(16).toString('hex') }
@@ -244,6 +245,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       size = after.size
       headHash = hash
       frontier = after
+      ctx.metrics.ledgerAppended((performance.now() - startedAt) / 1000)
       // The newest leaf's audit path is the earlier frontier, smallest subtree first (RFC 6962 §2.1.1).
       const receipt: LedgerReceipt = {
         blockId: block.id,

@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import { NotFoundMessage } from '@/components/not-found-message'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
+import { ApiError } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
 
 /** A centred spinner that says what is loading. */
@@ -16,9 +17,21 @@ export function LoadingState({ label }: { label: string }) {
   )
 }
 
-/** 'An error occurred' (spec 001 §8) with one way out: retry. */
-export function ErrorState({ onRetry, retryLabel }: { onRetry(): void; retryLabel: string }) {
+/**
+ * 'An error occurred' (spec 001 §8) with one way out: retry. When the server answered, its request id
+ * is shown small, for a report to support (the server log's `reqId`, docs/decisions/0042).
+ */
+export function ErrorState({
+  onRetry,
+  retryLabel,
+  error,
+}: {
+  onRetry(): void
+  retryLabel: string
+  error?: unknown
+}) {
   const { t } = useTranslation('circles')
+  const requestId = error instanceof ApiError ? error.requestId : undefined
   return (
     <div
       role="alert"
@@ -32,6 +45,11 @@ export function ErrorState({ onRetry, retryLabel }: { onRetry(): void; retryLabe
           {translateServerError(MESSAGES.anErrorOccurred)}
         </h2>
         <p className="max-w-[48ch] text-sm text-fg-muted">{t('states.errorBody')}</p>
+        {requestId && (
+          <p className="text-xs text-fg-subtle">
+            {t('states.errorId')} <code className="select-all break-all">{requestId}</code>
+          </p>
+        )}
       </div>
       <Button variant="secondary" icon={<RotateCw aria-hidden="true" />} onClick={onRetry}>
         {retryLabel}

@@ -74,7 +74,11 @@ export function CirclePage() {
       ) : circle.data ? (
         <CircleDetail circle={circle.data} viewerId={user?.id} />
       ) : circle.isError ? (
-        <ErrorState onRetry={() => void circle.refetch()} retryLabel={t('states.retry')} />
+        <ErrorState
+          onRetry={() => void circle.refetch()}
+          retryLabel={t('states.retry')}
+          error={circle.error}
+        />
       ) : (
         <LoadingState label={t('detail.loading')} />
       )}

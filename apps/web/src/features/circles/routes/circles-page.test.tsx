@@ -84,6 +84,24 @@ describe('/circles', () => {
     expect(reload).toHaveBeenCalledOnce()
   })
 
+  it.each([
+    ['en', 'Reference for support:'],
+    ['de', 'Kennung für den Support:'],
+  ] as const)('shows the failed answer’s request id for support (%s)', async (language, label) => {
+    const id = '0f1e2d3c-4b5a-4987-a654-3210fedcba98'
+    mockApi({
+      'GET /api/circles': () =>
+        new Response(JSON.stringify({ message: MESSAGES.somethingWentWrong }), {
+          status: 500,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': id },
+        }),
+    })
+    await renderCirclesPage('/circles', { language })
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+    expect(within(alert).getByText(id)).toBeTruthy()
+    expect(within(alert).getByText(label)).toBeTruthy()
+  })
+
   it('speaks German', async () => {
     mockApi({
       'GET /api/circles': () => json(200, { circles: [entry({ role: 'MEMBER', joinedAt: daysAgo(2) })] }),

@@ -36,7 +36,7 @@ export function CirclesPage() {
       {circles.isPending ? (
         <CirclesSkeleton />
       ) : circles.isError ? (
-        <ErrorState onRetry={reloadPage} retryLabel={t('states.reload')} />
+        <ErrorState onRetry={reloadPage} retryLabel={t('states.reload')} error={circles.error} />
       ) : hasCircles ? (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {circles.data.map((entry) => (
