@@ -47,6 +47,10 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['CONTACT_EMAIL', 'nope'],
     ['TRUST_PROXY', 'maybe?'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['SHUTDOWN_DRAIN_MS', 'soon'],
+    ['SHUTDOWN_TIMEOUT_MS', '500'],
+    ['SHUTDOWN_TIMEOUT_MS', '1.5'],
   ])('rejects a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`))
@@ -56,5 +60,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true)
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2)
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toBe('10.0.0.1, 10.0.0.2')
+  })
+
+  it('has a drain time (none by default) and a bound on shutdown, each settable', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 0, shutdownTimeoutMs: 10_000 })
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '30000' })).toMatchObject({
+      shutdownDrainMs: 5000,
+      shutdownTimeoutMs: 30_000,
+    })
   })
 })

@@ -54,6 +54,9 @@ const ZEnv = z.object({
   IDLE_TIMEOUT_MS: ms(1000, 60_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(1000, 72_000),
   SOCKETS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Graceful shutdown (lib/shutdown.ts): not ready while the load balancer notices, then a bound on draining. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
 })
 
 export interface Config {
@@ -85,6 +88,10 @@ export interface Config {
   timeouts: RequestTimeouts
   /** Open real-time sockets per account, across instances with PostgreSQL. */
   socketsPerAccount: number
+  /** After SIGTERM: how long readiness says 503 while the server still serves, before it stops accepting. */
+  shutdownDrainMs: number
+  /** After that: the bound on requests in flight; then the remaining connections are cut and it exits. */
+  shutdownTimeoutMs: number
 }
 
 export class ConfigError extends Error {}
@@ -138,5 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     },
     socketsPerAccount: e.SOCKETS_PER_ACCOUNT,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   }
 }

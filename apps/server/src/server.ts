@@ -9,8 +9,7 @@ import { migratePgliteInChild } from './db/migrate-child'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
-
-const SHUTDOWN_GRACE_MS = 10_000
+import { gracefulShutdown } from './lib/shutdown'
 
 async function start(config: Config) {
   await mkdir(config.dataDir, { recursive: true })
@@ -27,19 +26,14 @@ async function start(config: Config) {
   const ledgerKey = ledgerSigner(config.publicUrl, ledgerSecret, config.ledgerPreviousKeys)
   const app = await buildApp({ config, database, jwtSecret, ledgerKey })
 
-  let closing = false
-  const shutdown = async (signal: string) => {
-    if (closing) return
-    closing = true
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight')
-    setTimeout(() => {
-      app.log.error('shutdown took too long; exiting')
-      process.exit(1)
-    }, SHUTDOWN_GRACE_MS).unref()
-    await app.close()
-    await database.close()
-    process.exit(0)
-  }
+  const shutdown = gracefulShutdown({
+    app,
+    drain: app.drain,
+    database,
+    drainMs: config.shutdownDrainMs,
+    timeoutMs: config.shutdownTimeoutMs,
+    exit: (code) => process.exit(code),
+  })
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
 
