@@ -16,6 +16,8 @@ export type SocketEventId = number
 export interface SocketAuth {
   token: string
   lastEventId?: SocketEventId
+  /** `lastEventId` of the first `connected`: nothing older is sent again. */
+  firstEventId?: SocketEventId
 }
 
 export interface ServerToClientEvents {

@@ -22,8 +22,8 @@ export const REPLAY_WINDOW_MS = 5 * 60_000
 export const REPLAY_MAX_EVENTS = 500
 /**
  * Two writers (instances) may commit their ids out of order: a client that saw id 11 may not yet have
- * seen id 10. Events up to this long before the last one seen are sent again too; the client skips the
- * ids it has.
+ * seen id 10. Events up to this long before the last one seen, but after the client's first connection
+ * (`firstEventId`), are sent again too; the client skips the ids it has.
  */
 const OVERLAP_MS = 2000
 
@@ -51,7 +51,7 @@ export interface EventLog {
   /** The newest id (0 when there is none). */
   head(): Promise<number>
   /** What a client whose last seen id is `cursor` missed in `rooms` (the rooms it is allowed in now). */
-  replay(cursor: number, rooms: string[]): Promise<Replay>
+  replay(cursor: number, rooms: string[], firstEventId?: number): Promise<Replay>
   /** The events in `rooms` written since `since` (a fan-out outage), oldest first. */
   since(since: Date, rooms: string[]): Promise<LoggedEvent[]>
   /** Deletes the rows older than the window. */
@@ -131,7 +131,7 @@ export function createEventLog(db: Db): EventLog {
       return events.map((e, i) => ({ ...e, id: rows[i]!.id }))
     },
     head,
-    async replay(cursor, rooms) {
+    async replay(cursor, rooms, firstEventId) {
       const now = await head()
       // A restored or emptied database: the client's count means nothing here.
       if (cursor > now) return { kind: 'resync', head: now }
@@ -146,12 +146,16 @@ export function createEventLog(db: Db): EventLog {
         .limit(1)
       // Rows after the cursor were pruned already: what the client missed is partly gone.
       if (cursor < now && (!oldest || oldest.id > cursor + 1) && !seen) return { kind: 'resync', head: now }
-      const after = seen
-        ? or(
-            gt(socketEvents.id, cursor),
-            gte(socketEvents.createdAt, new Date(seen.createdAt.getTime() - OVERLAP_MS)),
-          )
-        : gt(socketEvents.id, cursor)
+      const after =
+        seen && firstEventId !== undefined && firstEventId < cursor
+          ? or(
+              gt(socketEvents.id, cursor),
+              and(
+                gt(socketEvents.id, firstEventId),
+                gte(socketEvents.createdAt, new Date(seen.createdAt.getTime() - OVERLAP_MS)),
+              ),
+            )
+          : gt(socketEvents.id, cursor)
       const rows = await db
         .select(columns)
         .from(socketEvents)

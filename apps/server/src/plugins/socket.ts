@@ -16,6 +16,8 @@ export interface SocketData {
   expiresInMs: number
   /** The last event id the client saw, when it reconnects (docs/decisions/0043). */
   lastEventId?: number
+  /** The head when the client's first connection began; events before it are never sent again. */
+  firstEventId?: number
   /** The handshake's place in the per-account count, until the socket is in its user's room. */
   admitted?: { release(): void }
 }
@@ -44,6 +46,8 @@ export interface SocketDeps {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** How long after `reconnect_soon` clients spread their reconnections (a random wait up to this). */
 export const RECONNECT_SOON_MS = 1000
+/** How long shutdown waits for the sockets' last packets (`reconnect_soon`, the disconnect) to leave. */
+const ENGINE_DRAIN_MS = 2000
 /** How often rows older than the replay window are deleted. */
 const PRUNE_EVERY_MS = 60_000
 /** Fan-out came back: events written since the outage began (with this margin for clocks) are sent again. */
@@ -162,6 +166,9 @@ const fanOutState = new WeakMap<SocketServer, (timeoutMs: number) => Promise<boo
 export function fanOutListening(io: SocketServer, timeoutMs: number): Promise<boolean> | undefined {
   return fanOutState.get(io)?.(timeoutMs)
 }
+
+const isEventId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 
 /** Milliseconds until a verified JWT's `exp`. */
 function msUntilExpiry(token: string): number {
@@ -350,9 +357,10 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       socket.data.userId = userId
       socket.data.circleIds = await deps.circleIdsOf(userId)
       socket.data.expiresInMs = msUntilExpiry(token)
-      const { lastEventId } = socket.handshake.auth as { lastEventId?: unknown }
-      if (typeof lastEventId === 'number' && Number.isSafeInteger(lastEventId) && lastEventId >= 0) {
+      const { lastEventId, firstEventId } = socket.handshake.auth as Record<string, unknown>
+      if (isEventId(lastEventId)) {
         socket.data.lastEventId = lastEventId
+        if (isEventId(firstEventId)) socket.data.firstEventId = firstEventId
       }
     } catch (error) {
       admitted.release()
@@ -361,7 +369,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     next()
   })
   io.on('connection', (socket) => {
-    const { userId, circleIds, expiresInMs, lastEventId } = socket.data
+    const { userId, circleIds, expiresInMs, lastEventId, firstEventId } = socket.data
     const rooms = [userRoom(userId), ...circleIds.map(circleRoom)]
     void socket.join(rooms)
     socket.data.admitted?.release()
@@ -389,7 +397,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       try {
         if (lastEventId === undefined) head = await deps.eventLog.head()
         else {
-          const replay = await deps.eventLog.replay(lastEventId, rooms)
+          const replay = await deps.eventLog.replay(lastEventId, rooms, firstEventId)
           if (replay.kind === 'resync') socket.emit('resync')
           else for (const event of replay.events) emitLogged(socket, event)
           head = replay.head
@@ -452,6 +460,12 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
   app.addHook('preClose', async () => {
     io.local.emit('reconnect_soon', { withinMs: RECONNECT_SOON_MS })
     io.local.disconnectSockets(true)
+    // Closing the engine at once would discard what is still buffered (a polling client's next answer):
+    // the clients' connections close by themselves once it is sent.
+    const deadline = Date.now() + ENGINE_DRAIN_MS
+    while (io.engine.clientsCount > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
     io.engine.close()
   })
   // After the requests in flight finished: the events they published still reach the other instances.
