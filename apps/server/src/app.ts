@@ -57,6 +57,8 @@ import { createSessionTokens } from './modules/auth/session-token'
 import { registerSecurity } from './plugins/security'
 import { guardBodyPace, serverTimeoutOptions } from './plugins/slow-clients'
 import { registerSpa } from './plugins/spa'
+import { type Drain, registerDrain } from './lib/shutdown'
+import { createEventLog } from './lib/socket-replay'
 import { attachSocketServer, fanOutListening, type SocketServer } from './plugins/socket'
 
 /** The built SPA, relative to this file in src/ and in dist/ alike. */
@@ -81,24 +83,12 @@ export interface BuildAppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     io: SocketServer
+    /** Graceful shutdown's first phase: readiness 503, answers close their connection (lib/shutdown.ts). */
+    drain: Drain
   }
 }
 
 const JSON_BODY_LIMIT = 64 * 1024
-
-/**
- * On shutdown, requests in flight still get their answer, but with `Connection: close`: otherwise the
- * clients' keep-alive sockets would hold the server open until they time out.
- */
-function closeConnectionsWhenClosing(app: FastifyInstance) {
-  let closing = false
-  app.addHook('preClose', async () => {
-    closing = true
-  })
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close')
-  })
-}
 
 /** Builds the whole app: external plugins, then our plugins, then the modules. Does not listen. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -115,6 +105,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // A fresh UUID per request, or a trusted proxy's safe x-request-id (docs/decisions/0042).
     genReqId: requestIdGenerator(config.trustProxy),
     frameworkErrors,
+    // While closing, a request on a busy keep-alive connection is still served (with `Connection:
+    // close`) instead of Fastify's bare 503: the request was accepted before the signal (lib/shutdown.ts).
+    return503OnClosing: false,
   })
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
   // The API speaks JSON only (uploads add multipart later); anything else is 415, not a confusing 400.
@@ -128,7 +121,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerRequestIds(app)
   registerRequestLog(app)
   registerMetrics(app, { config, database, metrics })
-  closeConnectionsWhenClosing(app)
+  app.decorate('drain', registerDrain(app))
 
   const transport =
     opts.mailTransport ??
@@ -196,7 +189,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       if (config.rateLimits) registerApiCeiling(api, (limiter) => metrics.rateLimited(limiter))
-      await api.register(healthRoutes(database, (timeoutMs) => fanOutListening(app.io, timeoutMs)))
+      await api.register(
+        healthRoutes(
+          database,
+          (timeoutMs) => fanOutListening(app.io, timeoutMs),
+          () => app.drain.draining,
+        ),
+      )
       await api.register(
         usersRoutes({
           accounts,
@@ -235,6 +234,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       isMember: circles.isMember,
       circleIdsOf: circles.circleIdsOf,
       events: ctx.events,
+      eventLog: createEventLog(database.db),
       pool: database.pool,
       maxSocketsPerAccount: config.socketsPerAccount,
       log: app.log,

@@ -52,6 +52,10 @@ describe('loadConfig', () => {
     ['METRICS_PORT', '-1'],
     ['METRICS_TOKEN', 'short'],
     ['METRICS_TOKEN', 'has spaces in the middle of it'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['SHUTDOWN_DRAIN_MS', 'soon'],
+    ['SHUTDOWN_TIMEOUT_MS', '500'],
+    ['SHUTDOWN_TIMEOUT_MS', '1.5'],
   ])('rejects a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`))
@@ -71,5 +75,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '4000', METRICS_PORT: '4000' })).toThrow(
       /METRICS_PORT: must differ from PORT/,
     )
+  })
+
+  it('has a drain time (none by default) and a bound on shutdown, each settable', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 0, shutdownTimeoutMs: 10_000 })
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '30000' })).toMatchObject({
+      shutdownDrainMs: 5000,
+      shutdownTimeoutMs: 30_000,
+    })
   })
 })

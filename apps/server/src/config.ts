@@ -61,6 +61,9 @@ const ZEnv = z.object({
     .string()
     .regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable characters without spaces')
     .optional(),
+  /** Graceful shutdown (lib/shutdown.ts): not ready while the load balancer notices, then a bound on draining. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
 })
 
 export interface Config {
@@ -97,6 +100,10 @@ export interface Config {
    * /metrics on the main port, and the bearer token is required on both) is set.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined }
+  /** After SIGTERM: how long readiness says 503 while the server still serves, before it stops accepting. */
+  shutdownDrainMs: number
+  /** After that: the bound on requests in flight; then the remaining connections are cut and it exits. */
+  shutdownTimeoutMs: number
 }
 
 export class ConfigError extends Error {}
@@ -154,5 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     socketsPerAccount: e.SOCKETS_PER_ACCOUNT,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   }
 }

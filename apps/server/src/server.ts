@@ -10,8 +10,7 @@ import { migratePgliteInChild } from './db/migrate-child'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
-
-const SHUTDOWN_GRACE_MS = 10_000
+import { gracefulShutdown } from './lib/shutdown'
 
 async function start(config: Config) {
   await mkdir(config.dataDir, { recursive: true })
@@ -30,19 +29,14 @@ async function start(config: Config) {
   // The backup command's way to the embedded database while this server holds it (docs/decisions/0040).
   if (database.kind === 'pglite') await listenForBackups(app, config, database)
 
-  let closing = false
-  const shutdown = async (signal: string) => {
-    if (closing) return
-    closing = true
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight')
-    setTimeout(() => {
-      app.log.error('shutdown took too long; exiting')
-      process.exit(1)
-    }, SHUTDOWN_GRACE_MS).unref()
-    await app.close()
-    await database.close()
-    process.exit(0)
-  }
+  const shutdown = gracefulShutdown({
+    app,
+    drain: app.drain,
+    database,
+    drainMs: config.shutdownDrainMs,
+    timeoutMs: config.shutdownTimeoutMs,
+    exit: (code) => process.exit(code),
+  })
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
 

@@ -5,22 +5,48 @@ import type { TActivity } from './contract/activities'
  * ids and states only; the client refetches what it shows, through the API and its access checks.
  */
 
+/**
+ * Every event sent to a user's or a circle's room carries a second argument, its event id: ids only
+ * grow. The client keeps the last one it saw and sends it as `lastEventId` in the handshake's auth when it
+ * reconnects; the server then sends again what it missed (docs/decisions/0043). An event may arrive
+ * twice (live and replayed): the client skips an id it has seen.
+ */
+export type SocketEventId = number
+
+export interface SocketAuth {
+  token: string
+  lastEventId?: SocketEventId
+  /** `lastEventId` of the first `connected`: nothing older is sent again. */
+  firstEventId?: SocketEventId
+}
+
 export interface ServerToClientEvents {
-  connected: (payload: { userId: string }) => void
-  new_activity: (activity: TActivity) => void
+  /** After any replay: `lastEventId` is where the client's count goes on from (the newest id then). */
+  connected: (payload: { userId: string; lastEventId?: SocketEventId }) => void
+  new_activity: (activity: TActivity, eventId?: SocketEventId) => void
   /** `CANCELLED` when the sender withdrew it (or a party left the circle): the request is gone. */
-  handover_update: (payload: {
-    handoverId: string
-    itemId: string
-    circleId: string
-    status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
-  }) => void
-  circle_update: (payload: { circleId: string }) => void
-  item_update: (payload: { itemId: string; circleId: string }) => void
-  circle_joined: (payload: { circleId: string }) => void
-  circle_left: (payload: { circleId: string }) => void
+  handover_update: (
+    payload: {
+      handoverId: string
+      itemId: string
+      circleId: string
+      status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
+    },
+    eventId?: SocketEventId,
+  ) => void
+  circle_update: (payload: { circleId: string }, eventId?: SocketEventId) => void
+  item_update: (payload: { itemId: string; circleId: string }, eventId?: SocketEventId) => void
+  circle_joined: (payload: { circleId: string }, eventId?: SocketEventId) => void
+  circle_left: (payload: { circleId: string }, eventId?: SocketEventId) => void
   /** `key` names `message` in MESSAGES, as in the API's error answers. */
   error: (payload: { message: string; key?: string }) => void
+  /**
+   * This instance is shutting down (or lost its fan-out for a while): the server disconnects the socket
+   * next, and the client reconnects after a random wait of up to `withinMs` (to another instance).
+   */
+  reconnect_soon: (payload: { withinMs: number }) => void
+  /** Events were missed that can no longer be sent again: the client fetches everything again. */
+  resync: () => void
 }
 
 export interface ClientToServerEvents {

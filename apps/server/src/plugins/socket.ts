@@ -7,12 +7,17 @@ import { Server } from 'socket.io'
 import { isDatabaseUnavailable, outageSummary } from '../lib/database-unavailable'
 import { errorBody } from '../lib/errors'
 import type { EventBus } from '../lib/events'
+import type { EventLog, LoggedEvent, RoomEvent } from '../lib/socket-replay'
 
 export interface SocketData {
   userId: string
   /** Filled by the handshake: the rooms the socket enters and when its session ends. */
   circleIds: string[]
   expiresInMs: number
+  /** The last event id the client saw, when it reconnects (docs/decisions/0043). */
+  lastEventId?: number
+  /** The head when the client's first connection began; events before it are never sent again. */
+  firstEventId?: number
   /** The handshake's place in the per-account count, until the socket is in its user's room. */
   admitted?: { release(): void }
 }
@@ -29,6 +34,8 @@ export interface SocketDeps {
   isMember(userId: string, circleId: string): Promise<boolean>
   circleIdsOf(userId: string): Promise<string[]>
   events: EventBus
+  /** Every room event is written here first, so a client that reconnects gets what it missed. */
+  eventLog: EventLog
   /** With PostgreSQL: events fan out to the sockets of every instance through LISTEN/NOTIFY. */
   pool?: pg.Pool
   /** Open sockets one account may hold, counted across instances (docs/decisions/0026). */
@@ -37,6 +44,14 @@ export interface SocketDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** How long after `reconnect_soon` clients spread their reconnections (a random wait up to this). */
+export const RECONNECT_SOON_MS = 1000
+/** How long shutdown waits for the sockets' last packets (`reconnect_soon`, the disconnect) to leave. */
+const ENGINE_DRAIN_MS = 2000
+/** How often rows older than the replay window are deleted. */
+const PRUNE_EVERY_MS = 60_000
+/** Fan-out came back: events written since the outage began (with this margin for clocks) are sent again. */
+const FAN_OUT_MARGIN_MS = 5000
 /** setTimeout's ceiling; a remembered session (30 days) is longer. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -152,6 +167,9 @@ export function fanOutListening(io: SocketServer, timeoutMs: number): Promise<bo
   return fanOutState.get(io)?.(timeoutMs)
 }
 
+const isEventId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+
 /** Milliseconds until a verified JWT's `exp`. */
 function msUntilExpiry(token: string): number {
   const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
@@ -242,13 +260,18 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
   // While the database is away every heartbeat and broadcast fails: one line when the connection is
   // lost and one when it is back, not a line per attempt.
   let outage = false
+  let outageSince: Date | undefined
   const fanOut = deps.pool
     ? adapterPool(deps.pool, (listening, error) => {
         if (listening) {
           if (outage) app.log.info('socket.io adapter listening again; cross-instance events resume')
           outage = false
+          // What the other instances published meanwhile did not reach this instance's sockets.
+          if (outageSince) void replayLocally(outageSince)
+          outageSince = undefined
         } else {
           outage = true
+          outageSince ??= new Date(Date.now() - FAN_OUT_MARGIN_MS)
           app.log.warn(
             { database: outageSummary(error) },
             'socket.io adapter lost its database connection; reconnecting',
@@ -271,6 +294,50 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
   }
   if (fanOut) fanOutState.set(io, fanOut.listening)
 
+  const emitLogged = (to: { emit: SocketServer['emit'] }, event: LoggedEvent | RoomEvent) =>
+    (to.emit as (name: string, ...args: unknown[]) => boolean)(
+      event.event,
+      event.payload,
+      'id' in event ? event.id : undefined,
+    )
+
+  /** Sends the events written since `since` to this instance's sockets in their rooms. */
+  async function replayLocally(since: Date) {
+    try {
+      const rooms = [...io.of('/').adapter.rooms.keys()].filter(
+        (room) => room.startsWith('user:') || room.startsWith('circle:'),
+      )
+      if (rooms.length === 0) return
+      for (const event of await deps.eventLog.since(since, rooms)) emitLogged(io.local.to(event.room), event)
+    } catch (error) {
+      app.log.warn({ err: error }, 'sending the events missed during the fan-out outage failed')
+    }
+  }
+
+  /**
+   * Room events, written to the event log and then sent with their ids. The writes run side by side;
+   * the sending keeps the order of publication. If the log cannot be written (the database is away),
+   * the event is still sent live, without an id.
+   */
+  let sending: Promise<void> = Promise.resolve()
+  const send = (events: RoomEvent[]) => {
+    const written = deps.eventLog.record(events).catch((error: unknown): (LoggedEvent | RoomEvent)[] => {
+      if (!isDatabaseUnavailable(error)) app.log.warn({ err: error }, 'writing socket events failed')
+      return events
+    })
+    sending = sending
+      .then(() => written)
+      .then((logged) => {
+        for (const event of logged) emitLogged(io.to(event.room), event)
+      })
+  }
+  const pruning = setInterval(() => {
+    deps.eventLog.prune().catch((error: unknown) => {
+      if (!isDatabaseUnavailable(error)) app.log.warn({ err: error }, 'pruning socket events failed')
+    })
+  }, PRUNE_EVERY_MS)
+  pruning.unref()
+
   const sockets = socketCeiling(io, deps)
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown }).token
@@ -290,6 +357,11 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       socket.data.userId = userId
       socket.data.circleIds = await deps.circleIdsOf(userId)
       socket.data.expiresInMs = msUntilExpiry(token)
+      const { lastEventId, firstEventId } = socket.handshake.auth as Record<string, unknown>
+      if (isEventId(lastEventId)) {
+        socket.data.lastEventId = lastEventId
+        if (isEventId(firstEventId)) socket.data.firstEventId = firstEventId
+      }
     } catch (error) {
       admitted.release()
       return next(handshakeFailure(error))
@@ -297,8 +369,9 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     next()
   })
   io.on('connection', (socket) => {
-    const { userId, circleIds, expiresInMs } = socket.data
-    void socket.join([userRoom(userId), ...circleIds.map(circleRoom)])
+    const { userId, circleIds, expiresInMs, lastEventId, firstEventId } = socket.data
+    const rooms = [userRoom(userId), ...circleIds.map(circleRoom)]
+    void socket.join(rooms)
     socket.data.admitted?.release()
     // An expired session's socket closes when the session does.
     const expiry = setTimeout(() => socket.disconnect(true), Math.min(expiresInMs, MAX_TIMER_MS))
@@ -317,49 +390,89 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     socket.on('leave_circle', (circleId) => {
       if (typeof circleId === 'string') void socket.leave(circleRoom(circleId))
     })
-    socket.emit('connected', { userId })
+    void (async () => {
+      // In its rooms already, so what follows comes live; what came before is sent again from the log,
+      // for the rooms it is allowed in now (checked by the handshake as a join is). Then `connected`.
+      let head: number | undefined
+      try {
+        if (lastEventId === undefined) head = await deps.eventLog.head()
+        else {
+          const replay = await deps.eventLog.replay(lastEventId, rooms, firstEventId)
+          if (replay.kind === 'resync') socket.emit('resync')
+          else for (const event of replay.events) emitLogged(socket, event)
+          head = replay.head
+        }
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) app.log.warn({ err: error }, 'replaying socket events failed')
+        if (lastEventId !== undefined) socket.emit('resync')
+      }
+      if (socket.connected)
+        socket.emit('connected', head === undefined ? { userId } : { userId, lastEventId: head })
+    })()
   })
 
   const { subscribe } = deps.events
   const unsubscribe = [
     subscribe('membership.started', ({ circleId, userId }) => {
       io.in(userRoom(userId)).socketsJoin(circleRoom(circleId))
-      io.to(userRoom(userId)).emit('circle_joined', { circleId })
+      send([{ room: userRoom(userId), event: 'circle_joined', payload: { circleId } }])
     }),
     subscribe('membership.ended', ({ circleId, userId }) => {
       io.in(userRoom(userId)).socketsLeave(circleRoom(circleId))
-      io.to(userRoom(userId)).emit('circle_left', { circleId })
+      send([{ room: userRoom(userId), event: 'circle_left', payload: { circleId } }])
     }),
     subscribe('circle.updated', ({ circleId }) => {
-      io.to(circleRoom(circleId)).emit('circle_update', { circleId })
+      send([{ room: circleRoom(circleId), event: 'circle_update', payload: { circleId } }])
     }),
     ...(['item.created', 'item.updated', 'item.deleted'] as const).map((name) =>
       subscribe(name, ({ circleId, itemId }) => {
-        io.to(circleRoom(circleId)).emit('item_update', { itemId, circleId })
+        send([{ room: circleRoom(circleId), event: 'item_update', payload: { itemId, circleId } }])
       }),
     ),
     // The parties only; other members learn of the item's change through item_update.
     subscribe('handover.changed', ({ handoverId, itemId, circleId, status, senderId, receiverId }) => {
-      io.to([userRoom(senderId), userRoom(receiverId)]).emit('handover_update', {
-        handoverId,
-        itemId,
-        circleId,
-        status,
-      })
+      const payload = { handoverId, itemId, circleId, status }
+      send(
+        [...new Set([senderId, receiverId])].map((id) => ({
+          room: userRoom(id),
+          event: 'handover_update' as const,
+          payload,
+        })),
+      )
     }),
     subscribe('activity.created', ({ notices }) => {
-      for (const { userId, activity } of notices) io.to(userRoom(userId)).emit('new_activity', activity)
+      send(
+        notices.map(({ userId, activity }) => ({
+          room: userRoom(userId),
+          event: 'new_activity' as const,
+          payload: activity,
+        })),
+      )
     }),
     subscribe('sessions.ended', ({ userId }) => {
       io.in(userRoom(userId)).disconnectSockets(true)
     }),
   ]
 
-  // Before Fastify closes the HTTP server: open websockets would otherwise keep it waiting.
+  // Before Fastify closes the HTTP server: open websockets would otherwise keep it waiting. The sockets
+  // are told to reconnect (to another instance, through the load balancer) and what they miss meanwhile
+  // is in the event log (lib/shutdown.ts).
   app.addHook('preClose', async () => {
-    for (const stop of unsubscribe) stop()
+    io.local.emit('reconnect_soon', { withinMs: RECONNECT_SOON_MS })
     io.local.disconnectSockets(true)
+    // Closing the engine at once would discard what is still buffered (a polling client's next answer):
+    // the clients' connections close by themselves once it is sent.
+    const deadline = Date.now() + ENGINE_DRAIN_MS
+    while (io.engine.clientsCount > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
     io.engine.close()
+  })
+  // After the requests in flight finished: the events they published still reach the other instances.
+  app.addHook('onClose', async () => {
+    for (const stop of unsubscribe) stop()
+    clearInterval(pruning)
+    await sending
     fanOut?.close()
     await io.of('/').adapter.close()
   })

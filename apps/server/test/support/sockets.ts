@@ -9,7 +9,8 @@ export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>
 /** A connected socket.io client and every event it received, in order. */
 export interface Listener {
   socket: ClientSocket
-  received: { event: string; payload: unknown }[]
+  /** `id`: the event id a room event carries (docs/decisions/0043). */
+  received: { event: string; payload: unknown; id?: number }[]
   /** Resolves with the payload of the first `event` (already received or still to come) matching `match`. */
   next<T = unknown>(event: string, match?: (payload: T) => boolean): Promise<T>
   close(): void
@@ -25,18 +26,22 @@ export function tokenOf(who: SignedIn) {
 }
 
 /** Connects as a user, like the web app does: polling first, then the upgrade to websocket. */
-export async function connectAs(url: string, token: string): Promise<Listener> {
+export async function connectAs(
+  url: string,
+  token: string,
+  extra: { lastEventId?: number; firstEventId?: number } = {},
+): Promise<Listener> {
   const socket: ClientSocket = connect(url, {
     path: '/socket.io',
-    auth: { token },
+    auth: { token, ...extra },
     transports: ['polling', 'websocket'],
     reconnection: false,
     forceNew: true,
   })
   const received: Listener['received'] = []
   const waiters = new Set<() => void>()
-  socket.onAny((event: string, payload: unknown) => {
-    received.push({ event, payload })
+  socket.onAny((event: string, payload: unknown, id?: unknown) => {
+    received.push({ event, payload, ...(typeof id === 'number' && { id }) })
     for (const wake of waiters) wake()
   })
   await new Promise<void>((resolve, reject) => {

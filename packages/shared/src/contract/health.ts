@@ -6,4 +6,6 @@ export const ZReadyResponse = z.object({
   database: z.boolean(),
   /** With PostgreSQL: this instance listens for the other instances' real-time events. */
   realtime: z.boolean().optional(),
+  /** The instance received SIGTERM and is draining (docs/operations.md, Rolling restarts). */
+  shuttingDown: z.literal(true).optional(),
 })

@@ -57,7 +57,7 @@ export function activityTitle(activity: ActivityEntry): string {
   }
 }
 
-function toNotice(row: ActivityRow): Notice {
+export function toNotice(row: ActivityRow): Notice {
   return {
     userId: row.userId,
     activity: {

@@ -14,6 +14,7 @@ const FAN_OUT_WAIT_MS = 2000
 export function healthRoutes(
   database: Database,
   fanOut: (timeoutMs: number) => Promise<boolean> | undefined,
+  draining: () => boolean = () => false,
 ) {
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<ZodTypeProvider>()
@@ -25,6 +26,9 @@ export function healthRoutes(
       '/ready',
       { schema: { tags, response: { 200: ZReadyResponse, 503: ZReadyResponse } } },
       async (_req, reply) => {
+        // Shutting down (lib/shutdown.ts): out of the load balancer's rotation at once.
+        if (draining())
+          return reply.status(503).send({ status: 'not_ready', database: true, shuttingDown: true })
         const [db, realtime] = await Promise.all([database.ping(), fanOut(FAN_OUT_WAIT_MS)])
         const ok = db && realtime !== false
         return reply.status(ok ? 200 : 503).send({

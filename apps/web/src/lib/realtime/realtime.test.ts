@@ -10,13 +10,14 @@ const toast = vi.hoisted(() => ({ info: vi.fn(), error: vi.fn() }))
 vi.mock('@/lib/notify', () => ({ notify: toast }))
 
 function fakeSocket() {
-  const listeners = new Map<string, (payload: unknown) => void>()
+  const listeners = new Map<string, (...args: unknown[]) => void>()
   return {
-    on(event: string, listener: (payload: unknown) => void) {
+    on(event: string, listener: (...args: unknown[]) => void) {
       listeners.set(event, listener)
     },
-    receive(event: string, payload?: unknown) {
-      listeners.get(event)!(payload)
+    /** A server event; room events carry their event id second. */
+    receive(event: string, payload?: unknown, id?: number) {
+      listeners.get(event)!(payload, id)
     },
   }
 }
@@ -118,5 +119,30 @@ describe('real-time events', () => {
     socket.receive('error', { message: 'Forbidden' })
     socket.receive('error', {})
     expect(toast.error.mock.calls.map(([text]) => text)).toEqual(['Forbidden', 'WebSocket error occurred'])
+  })
+})
+
+describe('events sent again after a reconnection (docs/decisions/0043)', () => {
+  it('announce a replayed activity once, and refetch once per event id', async () => {
+    const { queryClient, socket } = await setup()
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries')
+    socket.receive('new_activity', activity(7), 12)
+    socket.receive('new_activity', activity(7), 12)
+    expect(toast.info).toHaveBeenCalledTimes(1)
+    socket.receive('item_update', { itemId: 'i', circleId: 'c' }, 13)
+    const calls = invalidate.mock.calls.length
+    socket.receive('item_update', { itemId: 'i', circleId: 'c' }, 13)
+    expect(invalidate.mock.calls.length).toBe(calls)
+    // An event without an id (the server could not write it down) always counts.
+    socket.receive('new_activity', activity(8))
+    socket.receive('new_activity', activity(8))
+    expect(toast.info).toHaveBeenCalledTimes(3)
+  })
+
+  it('fetch everything again when the server says the missed events are gone', async () => {
+    const { queryClient, socket } = await setup()
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries')
+    socket.receive('resync')
+    expect(invalidate).toHaveBeenCalledExactlyOnceWith()
   })
 })

@@ -6,6 +6,7 @@ import { i18n } from '@/lib/i18n'
 import { notify } from '@/lib/notify'
 import { failureKey, failureText, translateServerError } from '@/lib/server-errors'
 import { getSession, subscribeSession, updateSessionUser } from '@/lib/session'
+import { type EventCursor, createEventCursor } from './event-cursor'
 import { RECENT_ACTIVITIES_KEY } from './keys'
 import { type RealtimeSocket, keepConnected } from './reconnect'
 
@@ -13,20 +14,31 @@ export interface RealtimeOptions {
   queryClient: QueryClient
   /** Opens an activity's page from its toast. */
   navigate(href: string): void
+  /** The last event id seen, kept across reconnections (a new one when left out). */
+  cursor?: EventCursor
 }
 
 /**
  * What each server event does (spec 000 §4): queries that show the changed data are refetched, so an
  * open page updates without a reload. Payloads carry ids only; the data comes through the API.
  */
-export function handleEvents(socket: RealtimeSocket, { queryClient, navigate }: RealtimeOptions) {
+export function handleEvents(
+  socket: RealtimeSocket,
+  { queryClient, navigate, cursor = createEventCursor() }: RealtimeOptions,
+) {
   const refresh = (...keys: QueryKey[]) => {
     for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey })
   }
   // Whatever happened while the socket was down (or before it first came up) arrived as no event:
-  // on every connection, what is on screen is fetched again.
+  // on every connection, what is on screen is fetched again. The events missed since the last one seen
+  // come again after the connection (the server replays them; a repeat is skipped), so a missed request
+  // still shows its toast.
   socket.on('connect', () => refresh(['dashboard'], ['items'], ['circles'], ['blocks']))
-  socket.on('new_activity', (activity: TActivity) => {
+  socket.on('connected', ({ lastEventId }) => cursor.connected(lastEventId))
+  // The missed events are no longer kept: everything is fetched again.
+  socket.on('resync', () => void queryClient.invalidateQueries())
+  socket.on('new_activity', (activity: TActivity, id) => {
+    if (!cursor.fresh(id)) return
     queryClient.setQueryData<TActivity[]>(RECENT_ACTIVITIES_KEY, (list) =>
       list
         ? [activity, ...list.filter((a) => a.id !== activity.id)].slice(0, LIMITS.dashboardActivities)
@@ -40,13 +52,21 @@ export function handleEvents(socket: RealtimeSocket, { queryClient, navigate }: 
       },
     })
   })
-  socket.on('handover_update', ({ circleId }) => {
-    refresh(['dashboard'], ['items'], ['blocks'], ['circles', circleId])
+  socket.on('handover_update', ({ circleId }, id) => {
+    if (cursor.fresh(id)) refresh(['dashboard'], ['items'], ['blocks'], ['circles', circleId])
   })
-  socket.on('item_update', ({ circleId }) => refresh(['dashboard'], ['items'], ['circles', circleId]))
-  socket.on('circle_update', () => refresh(['circles'], ['dashboard']))
-  socket.on('circle_joined', () => refresh(['circles'], ['dashboard'], ['items']))
-  socket.on('circle_left', () => refresh(['circles'], ['dashboard'], ['items'], ['blocks']))
+  socket.on('item_update', ({ circleId }, id) => {
+    if (cursor.fresh(id)) refresh(['dashboard'], ['items'], ['circles', circleId])
+  })
+  socket.on('circle_update', (_payload, id) => {
+    if (cursor.fresh(id)) refresh(['circles'], ['dashboard'])
+  })
+  socket.on('circle_joined', (_payload, id) => {
+    if (cursor.fresh(id)) refresh(['circles'], ['dashboard'], ['items'])
+  })
+  socket.on('circle_left', (_payload, id) => {
+    if (cursor.fresh(id)) refresh(['circles'], ['dashboard'], ['items'], ['blocks'])
+  })
   socket.on('error', (payload) => {
     notify.error(failureText(payload, translateServerError(MESSAGES.websocketError)))
   })
@@ -60,6 +80,8 @@ export function handleEvents(socket: RealtimeSocket, { queryClient, navigate }: 
 export function startRealtime(opts: RealtimeOptions): () => void {
   let connection: { token: string; stop(): void; retryNow(): void } | undefined
   let generation = 0
+  // Kept while the same person is signed in, across new tokens and reconnections.
+  let cursor = { userId: '', events: createEventCursor() }
 
   const sync = async () => {
     const { token, user } = getSession()
@@ -68,17 +90,20 @@ export function startRealtime(opts: RealtimeOptions): () => void {
     connection = undefined
     const mine = ++generation
     if (!token || !user) return
+    if (cursor.userId !== user.id) cursor = { userId: user.id, events: createEventCursor() }
+    const events = cursor.events
     const { io } = await import('socket.io-client')
     if (mine !== generation) return
     const socket: RealtimeSocket = io({
       path: SOCKET.path,
-      auth: { token },
+      // Read at every (re)connection: the last event id seen, so the server sends what was missed.
+      auth: (send) => send({ token, ...events.auth() }),
       transports: ['polling', 'websocket'],
       timeout: SOCKET.timeoutMs,
       reconnection: false,
       autoConnect: false,
     })
-    handleEvents(socket, opts)
+    handleEvents(socket, { ...opts, cursor: events })
     socket.on('connect_error', (error) => {
       // A refused token: the API answers 401 as well, which ends the session everywhere.
       if (failureKey(error) === 'unauthorized') {

@@ -110,4 +110,22 @@ describe('keepConnected', () => {
     expect(onRefused).toHaveBeenCalledExactlyOnceWith('Too many open connections', expect.any(Error))
     expect(onGiveUp).not.toHaveBeenCalled()
   })
+
+  it('comes back within the server’s short window, not after a second, when its instance shuts down', () => {
+    const socket = fakeSocket()
+    keepConnected(socket as unknown as RealtimeSocket, { onGiveUp: vi.fn(), random: () => 0.5 })
+    socket.emit('connect')
+    socket.emit('reconnect_soon', { withinMs: 1000 })
+    socket.emit('disconnect', 'io server disconnect')
+    vi.advanceTimersByTime(499)
+    expect(socket.connects).toBe(1)
+    vi.advanceTimersByTime(1)
+    expect(socket.connects).toBe(2)
+    // Once: the next failure waits as usual (the second attempt: 2 s, plus a quarter at 0.5).
+    socket.emit('connect_error', new Error('xhr poll error'))
+    vi.advanceTimersByTime(2499)
+    expect(socket.connects).toBe(2)
+    vi.advanceTimersByTime(1)
+    expect(socket.connects).toBe(3)
+  })
 })

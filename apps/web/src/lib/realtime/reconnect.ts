@@ -45,18 +45,28 @@ export function keepConnected(socket: RealtimeSocket, opts: KeepConnectedOptions
       return
     }
     attempts += 1
-    timer = setTimeout(
-      () => {
-        timer = undefined
-        if (!stopped) socket.connect()
-      },
-      reconnectDelay(attempts, opts.random),
-    )
+    const delay =
+      soonWithinMs === undefined
+        ? reconnectDelay(attempts, opts.random)
+        : Math.round(soonWithinMs * (opts.random ?? Math.random)())
+    soonWithinMs = undefined
+    timer = setTimeout(() => {
+      timer = undefined
+      if (!stopped) socket.connect()
+    }, delay)
   }
 
+  // The instance is shutting down (docs/operations.md, Rolling restarts): its disconnect follows, and
+  // the next attempt comes after a short random wait instead of the usual second or more, so the
+  // sockets of one instance spread over the others without arriving all at once.
+  let soonWithinMs: number | undefined
+  socket.on('reconnect_soon', ({ withinMs }) => {
+    soonWithinMs = withinMs
+  })
   socket.on('connect', () => {
     attempts = 0
     gaveUp = false
+    soonWithinMs = undefined
   })
   socket.on('connect_error', (error: Error & { data?: { retry?: unknown } }) => {
     if (error.data?.retry === false) {
