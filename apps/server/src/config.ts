@@ -54,6 +54,8 @@ const ZEnv = z.object({
   IDLE_TIMEOUT_MS: ms(1000, 60_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(1000, 72_000),
   SOCKETS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** The embedded database's page cache (PostgreSQL's shared_buffers) in MB; docs/decisions/0045. */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(32),
 })
 
 export interface Config {
@@ -85,6 +87,8 @@ export interface Config {
   timeouts: RequestTimeouts
   /** Open real-time sockets per account, across instances with PostgreSQL. */
   socketsPerAccount: number
+  /** shared_buffers of the embedded database (PGlite), in MB; unused with DATABASE_URL. */
+  pgliteSharedBuffersMb: number
 }
 
 export class ConfigError extends Error {}
@@ -138,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     },
     socketsPerAccount: e.SOCKETS_PER_ACCOUNT,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
   }
 }
