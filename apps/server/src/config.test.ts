@@ -84,4 +84,11 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 30_000,
     })
   })
+
+  it('sizes the embedded database page cache by PGLITE_SHARED_BUFFERS_MB, 32 MB by default', () => {
+    expect(loadConfig({}).pgliteSharedBuffersMb).toBe(32)
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS_MB: '128' }).pgliteSharedBuffersMb).toBe(128)
+    for (const bad of ['0', '2048', '16.5', '32MB'])
+      expect(() => loadConfig({ PGLITE_SHARED_BUFFERS_MB: bad })).toThrow(/PGLITE_SHARED_BUFFERS_MB:/)
+  })
 })

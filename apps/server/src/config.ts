@@ -64,6 +64,8 @@ const ZEnv = z.object({
   /** Graceful shutdown (lib/shutdown.ts): not ready while the load balancer notices, then a bound on draining. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /** The embedded database's page cache (PostgreSQL's shared_buffers) in MB; docs/decisions/0045. */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(32),
 })
 
 export interface Config {
@@ -104,6 +106,8 @@ export interface Config {
   shutdownDrainMs: number
   /** After that: the bound on requests in flight; then the remaining connections are cut and it exits. */
   shutdownTimeoutMs: number
+  /** shared_buffers of the embedded database (PGlite), in MB; unused with DATABASE_URL. */
+  pgliteSharedBuffersMb: number
 }
 
 export class ConfigError extends Error {}
@@ -163,5 +167,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
   }
 }

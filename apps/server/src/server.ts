@@ -6,7 +6,7 @@ import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { MigrationError, migratePostgres } from './db/migrate'
-import { migratePgliteInChild } from './db/migrate-child'
+import { openMigratedPglite } from './db/pglite-start'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
@@ -15,13 +15,11 @@ import { gracefulShutdown } from './lib/shutdown'
 async function start(config: Config) {
   await mkdir(config.dataDir, { recursive: true })
   if (config.databaseUrl) await migratePostgres(config.databaseUrl)
-  else {
-    // One process per embedded database: a second one would lose acknowledged writes. The migration
-    // child inherits the lock.
-    await migratePgliteInChild(config.dataDir, holdDataDir(config.dataDir))
-  }
-
-  const database = await openDatabase(config)
+  // One process per embedded database: a second one would lose acknowledged writes. The migration
+  // child, when one is needed (db/pglite-start.ts), inherits the lock.
+  const database = config.databaseUrl
+    ? await openDatabase(config)
+    : await openMigratedPglite(config, holdDataDir(config.dataDir))
   const jwtSecret = await loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret)
   const ledgerSecret = await loadOrCreateSecret(config.dataDir, 'ledger-signing-key', config.ledgerSigningKey)
   const ledgerKey = ledgerSigner(config.publicUrl, ledgerSecret, config.ledgerPreviousKeys)

@@ -31,6 +31,25 @@ export interface Database {
  */
 export const pgliteExtensions = { pg_trgm }
 
+/** PGLITE_SHARED_BUFFERS_MB's default: PGlite's own (128 MB) is most of an idle server's memory. */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32
+
+/**
+ * How every embedded database of the app and its tests is opened: PGlite's start parameters plus a
+ * smaller shared_buffers (the page cache inside the WebAssembly heap; pages beyond it are read from
+ * DATA_DIR through the operating system's cache) and max_connections 10 (PGlite runs one backend; the
+ * default 100 sizes shared memory for 100). docs/decisions/0045.
+ */
+export function pgliteOptions(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB) {
+  return {
+    extensions: pgliteExtensions,
+    startParams: [
+      ...PGlite.defaultStartParams,
+      ...['-c', `shared_buffers=${sharedBuffersMb}MB`, '-c', 'max_connections=10'],
+    ],
+  }
+}
+
 export function pgliteDataDir(dataDir: string) {
   return path.join(dataDir, 'db')
 }
@@ -89,13 +108,16 @@ export function fromPostgres(url: string, poolSize = 10): Database {
  * a running server above all, has the directory).
  */
 export async function openDatabase(
-  opts: { databaseUrl?: string; dataDir: string },
+  opts: { databaseUrl?: string; dataDir: string; pgliteSharedBuffersMb?: number },
   holder: LockHolder = {},
 ): Promise<Database> {
   if (opts.databaseUrl) return fromPostgres(opts.databaseUrl)
   holdDataDir(opts.dataDir, holder)
   return fromPglite(
-    await PGlite.create({ dataDir: pgliteDataDir(opts.dataDir), extensions: pgliteExtensions }),
+    await PGlite.create({
+      dataDir: pgliteDataDir(opts.dataDir),
+      ...pgliteOptions(opts.pgliteSharedBuffersMb),
+    }),
   )
 }
 

@@ -1,5 +1,5 @@
-import { createHash, createPrivateKey, sign } from 'node:crypto'
-import { parseSignerKey, parseVerifierKey, publicKeyOf, verifierKey, type NoteSigner } from '@circles/ledger'
+import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto'
+import { parseSignerKey, parseVerifierKey, verifierKey, type NoteSigner } from '@circles/ledger'
 
 export interface LedgerSigner extends NoteSigner {
   /** This key's verifier key, then those of earlier keys (still published, so old checkpoints verify). */
@@ -26,12 +26,16 @@ export function ledgerSigner(
     given?.seed ??
     new Uint8Array(createHash('sha256').update(`circles ledger signing key v1\n${secret}`).digest())
   const name = given?.key.name ?? new URL(publicUrl).host
-  const publicKey = publicKeyOf(seed)
   const privateKey = createPrivateKey({
     key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
     format: 'der',
     type: 'pkcs8',
   })
+  // From OpenSSL too (the last 32 bytes of the SPKI DER): @noble/curves would first build its tables,
+  // about 0.3 s of CPU at every start (docs/decisions/0045).
+  const publicKey = new Uint8Array(
+    createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(-32),
+  )
   return {
     name,
     publicKey,

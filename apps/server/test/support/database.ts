@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { type Database, fromPglite, fromPostgres, pgliteExtensions } from '../../src/db/client'
+import { type Database, fromPglite, fromPostgres, pgliteOptions } from '../../src/db/client'
 import { migratePostgres } from '../../src/db/migrate'
 
 /** A migrated, empty database of its own for one test file: PGlite by default, PostgreSQL with DATABASE_URL. */
@@ -11,9 +11,7 @@ export async function createTestDatabase(poolSize = 4): Promise<Database> {
   const url = process.env.DATABASE_URL
   if (!url) {
     const template = await readFile(inject('pgliteTemplate'))
-    return fromPglite(
-      await PGlite.create({ loadDataDir: new Blob([template]), extensions: pgliteExtensions }),
-    )
+    return fromPglite(await PGlite.create({ loadDataDir: new Blob([template]), ...pgliteOptions() }))
   }
   const name = `circles_test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: url })

@@ -1,13 +1,10 @@
 import { MESSAGES, type TLoginResponse, type TPasskeyCredential, type TUser } from '@circles/shared'
-import {
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  type RegistrationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server'
+import type * as SimpleWebAuthn from '@simplewebauthn/server'
 import type { AppContext } from '../../context'
 import { AppError } from '../../lib/errors'
 import type { AccountsService } from '../users/accounts.service'
@@ -18,6 +15,14 @@ import { defaultPasskeyName } from './passkey-names'
 /** Spec 000 §9: ES256 and RS256; never EdDSA (-8). */
 const ALGORITHMS = [-7, -257]
 const CHALLENGE_TTL_MS = 5 * 60 * 1000
+
+/**
+ * @simplewebauthn/server, loaded at the first passkey request rather than at start: its import is
+ * the largest of the server's (about 0.35 s of CPU and 13 MB), and most servers rarely see a passkey
+ * (docs/decisions/0045).
+ */
+let simpleWebAuthn: Promise<typeof SimpleWebAuthn> | undefined
+const webauthn = () => (simpleWebAuthn ??= import('@simplewebauthn/server'))
 const CEREMONY_TIMEOUT_MS = 60_000
 
 const authFailed = () => new AppError('UNAUTHORIZED', MESSAGES.passkeyAuthenticationFailed)
@@ -69,7 +74,9 @@ export function createWebauthnService(
 
   async function registrationOptions(actor: TUser) {
     const existing = await repo.listCredentials(ctx.db, actor.id)
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: actor.email,
@@ -101,7 +108,9 @@ export function createWebauthnService(
     if (!challenge || challenge.userId !== actor.id) throw registrationFailed()
     let info
     try {
-      const result = await verifyRegistrationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyRegistrationResponse({
         response: credential,
         expectedChallenge: challenge.challenge,
         expectedOrigin: rp.origin,
@@ -141,7 +150,9 @@ export function createWebauthnService(
     const userId = email ? await accounts.findIdByEmail(email) : undefined
     const credentials = userId ? await repo.listCredentials(ctx.db, userId) : []
     if (email && credentials.length === 0) throw new AppError('NO_PASSKEYS', MESSAGES.passkeyNoCredentials)
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: credentials.map(descriptor),
       userVerification: userId ? 'preferred' : 'required',
@@ -169,7 +180,9 @@ export function createWebauthnService(
     opts: { requireUserVerification: boolean; logged: Record<string, string>; refusal: string },
   ): Promise<number | null> {
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response: credential,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -233,7 +246,9 @@ export function createWebauthnService(
   async function reauthOptions(actor: TUser) {
     const credentials = await repo.listCredentials(ctx.db, actor.id)
     if (credentials.length === 0) throw new AppError('NO_PASSKEYS', MESSAGES.passkeyNoCredentials)
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: credentials.map(descriptor),
       userVerification: 'preferred',
