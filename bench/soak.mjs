@@ -113,6 +113,10 @@ async function startServer(env, port) {
     'node',
     [
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      // SOAK_HEAP_SNAPSHOTS=<dir>: the server writes a heap snapshot there at the end of every minute.
+      ...(process.env.SOAK_HEAP_SNAPSHOTS
+        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.SOAK_HEAP_SNAPSHOTS}`]
+        : []),
       'apps/server/dist/server.js',
     ],
     {
@@ -431,6 +435,7 @@ async function soak(label, env, port) {
         await sleep(t0 + m * 60_000 - performance.now())
         received.push(await crowd.report())
         const row = minutes[m - 1]
+        if (process.env.SOAK_HEAP_SNAPSHOTS) app.child.kill('SIGUSR2')
         const cpuNow = await cpuSeconds(app.pid)
         row.cpu = (100 * (cpuNow - cpuBefore)) / 60
         cpuBefore = cpuNow
