@@ -10,7 +10,9 @@
 //
 // SOAK_MINUTES (10), SOAK_RATE (10), SOAK_CONCURRENCY (32), SOAK_SOCKETS (1000), SOAK_USERS (40),
 // SOAK_CIRCLES (8), SOAK_DATABASES (embedded,postgres), SOAK_PORT (41400), BENCH_DATABASE_URL or
-// DATABASE_URL (else postgres://circles:circles@127.0.0.1:5432/postgres) for the PostgreSQL run.
+// DATABASE_URL (else postgres://circles:circles@127.0.0.1:5432/postgres) for the PostgreSQL run;
+// BENCH_CPU_PROF=<dir> (CPU profile of the server), SOAK_HEAP_SNAPSHOTS=<dir> (a heap snapshot a minute),
+// SOAK_WRITE=off (print only, bench/README.md untouched).
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
