@@ -161,9 +161,9 @@ export async function startApp(env = {}) {
 }
 
 /** A fresh database on the PostgreSQL server of DATABASE_URL, dropped again at the end. */
-export async function freshPostgresDatabase(serverUrl) {
+export async function freshPostgresDatabase(serverUrl, prefix = 'circles_bench') {
   const { default: pg } = await import('pg')
-  const name = `circles_bench_${process.pid}_${Date.now()}`
+  const name = `${prefix}_${process.pid}_${Date.now()}`
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)
