@@ -1,14 +1,13 @@
 /**
  * Issue 25: a backup from an older release restores into this one. The older backup is this release's,
- * as the release before migrations 0013 and 0014 wrote it (the same rows without the columns those
- * add, two migrations fewer); the restore loads it at that level, then migrates. The target is new: a
- * DATA_DIR without a database (PGlite's initdb runs; PGlite run) or a new PostgreSQL database.
+ * as the release of migration 0012 wrote it (the same rows without the columns and the table that
+ * 0013-0015 add, at that migration level); the restore loads it at that level, then migrates. The
+ * target is new: a DATA_DIR without a database (PGlite's initdb runs; PGlite run) or a new PostgreSQL database.
  */
 import { createWriteStream } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pgliteSnapshotSource } from '../src/backup/admin-socket'
-import { validateBackup } from '../src/backup/format'
 import { restoreBackup } from '../src/backup/restore'
 import { writeSnapshot } from '../src/backup/snapshot'
 import { loadConfig } from '../src/config'
@@ -57,33 +56,42 @@ afterAll(cleanUp)
 
 describe('a backup from an older release', () => {
   it('restores a backup from an older release, then migrates it to this one', async () => {
-    // The same backup as the release before migrations 0013 and 0014 wrote it: no users.deleted_at, no
-    // passkey names, two migrations fewer.
-    const dropped: Record<string, string[]> = {
+    // The same backup as the release of migration 0012 wrote it: no users.deleted_at (0013), no passkey
+    // names (0014), no socket event log (0015), and its migration level.
+    const droppedColumns: Record<string, string[]> = {
       users: ['deleted_at'],
       webauthn_credentials: ['name', 'aaguid'],
     }
+    const droppedTables = ['socket_events']
+    const levelOf0012 = 13
     const older = await rewritten(file, (lines) => {
       const header = lines[0] as { migrations: unknown[] }
-      header.migrations = header.migrations.slice(0, -2)
+      header.migrations = header.migrations.slice(0, levelOf0012)
       let keep: number[] | undefined
-      for (const line of lines) {
+      let dropping = false
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i]!
         if (line.kind === 'table') {
+          dropping = droppedTables.includes(line.name as string)
           const columns = line.columns as string[]
-          const gone = dropped[line.name as string] ?? []
+          const gone = droppedColumns[line.name as string] ?? []
           keep = columns.flatMap((c, i) => (gone.includes(c) ? [] : [i]))
           line.columns = keep.map((i) => columns[i])
           line.types = keep.map((i) => (line.types as string[])[i])
         } else if (line.kind === 'row') {
           line.values = keep!.map((i) => (line.values as unknown[])[i])
-        } else keep = undefined
+        } else {
+          keep = undefined
+          dropping = false
+        }
+        if (dropping) lines.splice(i--, 1)
       }
     })
     // A new data directory (PGlite's initdb included) or a new PostgreSQL database: both at no level yet.
     const dataDir = path.join(await tempDir('older'), 'data')
     const url = postgresUrl ? await emptyDatabase() : undefined
     const { header } = await restoreBackup(older, { dataDir, databaseUrl: url })
-    expect(header.migrations.length).toBe((await validateBackup(file)).header.migrations.length - 2)
+    expect(header.migrations.length).toBe(levelOf0012)
     const restored = await startInstance(dataDir, url)
     try {
       for (const person of world.people) {

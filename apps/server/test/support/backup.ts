@@ -123,16 +123,18 @@ export async function rewritten(file: string, change: (lines: Record<string, unk
     .trimEnd()
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-  lines.pop()
+  const trailer = lines.pop()! as { counts: { tables: Record<string, number> }; sha256: string }
   change(lines)
+  // The counts follow what `change` left: a table it removed is gone from them too.
+  const tables: Record<string, number> = {}
+  let table: string | undefined
+  for (const line of lines) {
+    if (line.kind === 'table') tables[(table = line.name as string)] = 0
+    else if (line.kind === 'row') tables[table!]! += 1
+    else table = undefined
+  }
+  trailer.counts.tables = tables
   const body = lines.map((line) => `${JSON.stringify(line)}\n`).join('')
-  const trailer = JSON.parse(
-    gunzipSync(await readFile(file))
-      .toString('utf8')
-      .trimEnd()
-      .split('\n')
-      .at(-1)!,
-  )
   trailer.sha256 = createHash('sha256').update(body).digest('hex')
   const out = path.join(await tempDir('edited'), 'edited.circles-backup')
   await writeFile(out, gzipSync(`${body}${JSON.stringify(trailer)}\n`))
