@@ -12,9 +12,6 @@
 #   8. e2e          Playwright in Debian's Chromium against the built server
 #   9. e2e-pair     the two-browser specs (real-time, handovers) against two servers on one PostgreSQL
 #
-# After check and build, two lanes run side by side: the vitest suites (2-6) one after another, and the
-# browser suites (8-9), whose tests mostly wait.
-#
 # On a fresh Debian machine it installs Chromium and PostgreSQL itself (as root). Every suite runs even
 # when an earlier one fails, so the summary is complete; the exit status is 1 if anything failed or a
 # suite ran no tests. Set CIRCLES_TEST_DATABASE_URL to use an existing PostgreSQL instead of starting
@@ -76,44 +73,31 @@ ensure_system_deps || record system-packages status 1 0
 
 run_status check npm run check
 
+run_vitest unit --project unit
+run_vitest web --project web
+run_vitest server --project server
+
 if [ -n "${CIRCLES_TEST_DATABASE_URL:-}" ]; then
   PG_TEST_URL=$CIRCLES_TEST_DATABASE_URL
   pg_ok=0
 else
-  section "PostgreSQL for server-pg and e2e-pair"
+  section "PostgreSQL for server-pg"
   pg_test_start
   pg_ok=$?
 fi
+if [ "$pg_ok" -eq 0 ]; then
+  DATABASE_URL=$PG_TEST_URL run_vitest server-pg --project server
+else
+  echo "error: PostgreSQL is not available; the server-pg suite cannot run" >&2
+  record server-pg vitest 1 0
+fi
 
-# The built app first: the browser lane needs it, and nothing in the vitest lane writes dist/.
-run_status build npm run build
-build_ok=$?
+# Needs PostgreSQL's binaries (installed above), not the shared cluster: it starts and restarts its own.
+run_vitest server-outage --project server-outage
 
-# Lane 1: the vitest suites, one after another (each uses both cores when it can).
-vitest_lane() {
-  run_vitest unit --project unit
-  run_vitest web --project web
-  run_vitest server --project server
-  if [ "$pg_ok" -eq 0 ]; then
-    DATABASE_URL=$PG_TEST_URL run_vitest server-pg --project server
-  else
-    echo "error: PostgreSQL is not available; the server-pg suite cannot run" >&2
-    record server-pg vitest 1 0
-  fi
-  # Needs PostgreSQL's binaries (installed above), not the shared cluster: it starts and restarts its own.
-  run_vitest server-outage --project server-outage
-}
-
-# Lane 2: the browser suites. Much of a browser test is waiting (for the page, the server, the socket),
-# so this lane runs beside the vitest lane instead of after it.
-browser_lane() {
-  if [ "$build_ok" -ne 0 ]; then
-    echo "error: the build failed; e2e cannot run" >&2
-    record e2e playwright 1 0
-    record e2e-pair playwright 1 0
-    return
-  fi
-  local start=$SECONDS file=$REPORT_DIR/e2e.json rc
+if run_status build npm run build; then
+  start=$SECONDS
+  file=$REPORT_DIR/e2e.json
   section "e2e: playwright test -c e2e/playwright.config.ts"
   E2E_JSON_REPORT=$file npx --no-install playwright test -c e2e/playwright.config.ts
   rc=$?
@@ -135,13 +119,11 @@ browser_lane() {
     rc=1
   fi
   record e2e-pair playwright "$rc" $((SECONDS - start)) "$file"
-}
-
-# Each lane's lines carry its name, so the interleaved log still reads as two stories.
-browser_lane > >(sed -u 's/^/[browser] /') 2>&1 &
-browser_pid=$!
-vitest_lane > >(sed -u 's/^/[vitest] /') 2>&1
-wait "$browser_pid"
+else
+  echo "error: the build failed; e2e cannot run" >&2
+  record e2e playwright 1 0
+  record e2e-pair playwright 1 0
+fi
 pg_test_stop
 
 section "summary"
