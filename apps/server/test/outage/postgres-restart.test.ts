@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { MESSAGES, type THandover } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Database, fromPostgres } from '../../src/db/client'
@@ -12,6 +10,7 @@ import { createSessionTokens } from '../../src/modules/auth/session-token'
 import { createUser } from '../support/factories'
 import { type Listener, connectAs } from '../support/sockets'
 import { type PrivatePostgres, freePort, startPrivatePostgres } from './private-postgres'
+import { type ServerProcess, startServerProcess } from './server-process'
 
 /**
  * Issue 22: a PostgreSQL restart used to end every server process (an unhandled 'error' from the
@@ -20,16 +19,10 @@ import { type PrivatePostgres, freePort, startPrivatePostgres } from './private-
  * 503, health 200), recover by themselves, and fan real-time events out across instances again.
  */
 
-const serverEntry = fileURLToPath(new URL('../../src/server.ts', import.meta.url))
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url))
 const JWT_SECRET = randomBytes(32).toString('hex')
 const SECRET_MESSAGE = `the key is under the mat ${randomBytes(6).toString('hex')}`
 
-interface Instance {
-  url: string
-  process: ChildProcess
-  output: string[]
-}
+type Instance = ServerProcess
 
 const servers: Instance[] = []
 
@@ -58,13 +51,9 @@ async function until(what: string, check: () => Promise<boolean>, ms = 15_000) {
 
 async function startServer(databaseUrl: string, dataDir: string): Promise<Instance> {
   const port = await freePort()
-  const output: string[] = []
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  return startServerProcess(
+    port,
+    {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
@@ -73,17 +62,8 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<Instan
       OUTBOX_INTERVAL_MS: '200',
       PLAN_LIMITS: 'off',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  const instance = { url: `http://127.0.0.1:${port}`, process: child, output }
-  await until(
-    `server on port ${port} ready (output: ${output.join('')})`,
-    async () => child.exitCode === null && (await fetch(`${instance.url}/api/ready`)).ok,
     30_000,
   )
-  return instance
 }
 
 function call(instance: Instance, method: string, url: string, token?: string, body?: unknown) {

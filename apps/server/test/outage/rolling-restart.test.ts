@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import http, { type IncomingHttpHeaders } from 'node:http'
 import { connect as tcpConnect } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { ClientToServerEvents, ServerToClientEvents, SocketAuth, TActivity } from '@circles/shared'
 import { type Socket, io as connectSocket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +12,7 @@ import { migratePostgres } from '../../src/db/migrate'
 import { createSessionTokens } from '../../src/modules/auth/session-token'
 import { createUser } from '../support/factories'
 import { type PrivatePostgres, freePort, startPrivatePostgres } from './private-postgres'
+import { type ServerProcess, startServerProcess } from './server-process'
 
 /**
  * Issue 25, "Restarts without losing requests": two real server processes on one PostgreSQL behind a
@@ -22,19 +21,13 @@ import { type PrivatePostgres, freePort, startPrivatePostgres } from './private-
  * fails, and the client, reconnected, has received every event the writes caused.
  */
 
-const serverEntry = fileURLToPath(new URL('../../src/server.ts', import.meta.url))
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url))
 const JWT_SECRET = randomBytes(32).toString('hex')
 /** What the load balancer needs to notice readiness (it asks every 100 ms). */
 const DRAIN_MS = 1000
 
 const allOutputs: [number, string[]][] = []
 
-interface Instance {
-  port: number
-  process: ChildProcess
-  output: string[]
-}
+type Instance = ServerProcess
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
   const deadline = Date.now() + ms
@@ -45,45 +38,22 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
   throw new Error(`${what}: not within ${ms} ms`)
 }
 
-async function ready(port: number) {
-  const res = await fetch(`http://127.0.0.1:${port}/api/ready`)
-  return res.ok
-}
-
 async function startServer(port: number, databaseUrl: string, dataDir: string): Promise<Instance> {
-  const output: string[] = []
-  allOutputs.push([port, output])
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'http://127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      JWT_SECRET,
-      LOG_LEVEL: 'info',
-      OUTBOX_INTERVAL_MS: '200',
-      PLAN_LIMITS: 'off',
-      // Every request comes from the load balancer's one address.
-      RATE_LIMITS: 'off',
-      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
-      SHUTDOWN_TIMEOUT_MS: '10000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const instance = await startServerProcess(port, {
+    PUBLIC_URL: 'http://127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    JWT_SECRET,
+    LOG_LEVEL: 'info',
+    OUTBOX_INTERVAL_MS: '200',
+    PLAN_LIMITS: 'off',
+    // Every request comes from the load balancer's one address.
+    RATE_LIMITS: 'off',
+    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    SHUTDOWN_TIMEOUT_MS: '10000',
   })
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  await until(
-    `server on port ${port} ready`,
-    async () => {
-      if (child.exitCode !== null) throw new Error(`exited: ${output.join('')}`)
-      return ready(port)
-    },
-    45_000,
-  )
-  return { port, process: child, output }
+  allOutputs.push([port, instance.output])
+  return instance
 }
 
 /** SIGTERM, and the exit code once it exited. */
