@@ -124,17 +124,21 @@ export const startBaseline = () =>
   start('node', ['bench/hello-server.mjs'], {}, (out) => out.match(/listening (\d+)/)?.[1])
 
 /**
- * The built server on a fresh DATA_DIR and a random port, rate limits off, no SMTP (emails go to
- * `DATA_DIR/mail`, where `verifiedUser` reads the verification links). `stop()` ends it and removes the directory.
+ * The built server on a fresh DATA_DIR and a random port (or `port`), rate limits off, no SMTP (emails go to
+ * `DATA_DIR/mail`, where `verifiedUser` reads the verification links); `nodeArgs` go before the script.
+ * `stop()` ends it and removes the directory.
  */
-export async function startApp(env = {}) {
+export async function startApp(
+  env = {},
+  { port = 20_000 + Math.floor(Math.random() * 20_000), nodeArgs = [] } = {},
+) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-bench-'))
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
   const app = await start(
     'node',
     // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it stops (node --cpu-prof).
     [
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ...nodeArgs,
       'apps/server/dist/server.js',
     ],
     {
@@ -150,6 +154,7 @@ export async function startApp(env = {}) {
   )
   return {
     ...app,
+    pid: app.child.pid,
     base: `http://127.0.0.1:${port}`,
     mailDir: path.join(dataDir, 'mail'),
     async stop() {

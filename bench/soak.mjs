@@ -15,12 +15,12 @@
 // SOAK_WRITE=off (print only, bench/README.md untouched).
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import sharp from 'sharp'
-import { freshPostgresDatabase, json, root, start, verifiedUser, writeSection } from './lib.mjs'
+import { freshPostgresDatabase, json, root, startApp, verifiedUser, writeSection } from './lib.mjs'
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10)
 const RATE = Number(process.env.SOAK_RATE ?? 10)
@@ -109,42 +109,17 @@ async function rssMb(pid) {
   return Number(status.match(/VmRSS:\s+(\d+) kB/)[1]) / 1024
 }
 
-async function startServer(env, port) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hsoak-'))
-  const app = await start(
-    'node',
-    [
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      // SOAK_HEAP_SNAPSHOTS=<dir>: the server writes a heap snapshot there at the end of every minute.
-      ...(process.env.SOAK_HEAP_SNAPSHOTS
-        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.SOAK_HEAP_SNAPSHOTS}`]
-        : []),
-      'apps/server/dist/server.js',
-    ],
+function startServer(env, port) {
+  return startApp(
+    { PLAN_LIMITS: 'off', JWT_SECRET: randomBytes(32).toString('hex'), ...env },
     {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      RATE_LIMITS: 'off',
-      PLAN_LIMITS: 'off',
-      SMTP_URL: '',
-      DATABASE_URL: '',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ...env,
+      port,
+      // SOAK_HEAP_SNAPSHOTS=<dir>: the server writes a heap snapshot there at the end of every minute.
+      nodeArgs: process.env.SOAK_HEAP_SNAPSHOTS
+        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.SOAK_HEAP_SNAPSHOTS}`]
+        : [],
     },
-    (out) => out.includes('Circles is running'),
   )
-  return {
-    ...app,
-    pid: app.child.pid,
-    base: `http://127.0.0.1:${port}`,
-    mailDir: path.join(dataDir, 'mail'),
-    async stop() {
-      app.child.kill('SIGTERM')
-      await new Promise((resolve) => app.child.once('exit', resolve))
-      await rm(dataDir, { recursive: true, force: true })
-    },
-  }
 }
 
 async function must(base, url, body, auth, status = [200, 201]) {
