@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
 import { MESSAGES } from '@circles/shared'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app'
-import { loadConfig } from '../src/config'
-import { type Database, fromPostgres } from '../src/db/client'
 import { createSessionTokens } from '../src/modules/auth/session-token'
-import { freePort } from './outage/private-postgres'
 import { refusal } from './support/sockets'
-import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from './support/test-app'
+import { TEST_JWT_SECRET } from './support/test-app'
+import { appWithUnreachableDatabase } from './support/unreachable-database'
 
 /**
  * The app on a PostgreSQL that is not there (a port nobody listens on), as during a restart: every
@@ -21,8 +15,7 @@ import { TEST_JWT_SECRET, TEST_PUBLIC_URL } from './support/test-app'
  */
 describe('while the database is unreachable', () => {
   let app: FastifyInstance
-  let database: Database
-  let dataDir: string
+  let close: () => Promise<void>
   const token = createSessionTokens(TEST_JWT_SECRET).issue({ userId: randomUUID(), sv: 0 })
   const unavailable = {
     message: MESSAGES.serviceUnavailable,
@@ -31,27 +24,9 @@ describe('while the database is unreachable', () => {
   }
 
   beforeAll(async () => {
-    const url = `postgres://circles:circles@127.0.0.1:${await freePort()}/circles`
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
-    database = fromPostgres(url, 2)
-    app = await buildApp({
-      config: loadConfig({
-        LOG_LEVEL: 'silent',
-        PUBLIC_URL: TEST_PUBLIC_URL,
-        DATA_DIR: dataDir,
-        DATABASE_URL: url,
-      }),
-      database,
-      jwtSecret: TEST_JWT_SECRET,
-      webDir: null,
-    })
-    await app.ready()
+    ;({ app, close } = await appWithUnreachableDatabase())
   })
-  afterAll(async () => {
-    await app.close()
-    await database.close()
-    await rm(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => close())
 
   it('answers 503 with the message to signed-in and anonymous calls, reads and writes', async () => {
     const calls = [

@@ -1,16 +1,11 @@
 // Issue 25: Prometheus metrics on a listener of their own (never on the public port without the token),
 // and a request id on every answer that is also the `reqId` of the request's log lines.
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { MESSAGES } from '@circles/shared'
 import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app'
-import { loadConfig } from '../src/config'
-import { type Database, fromPostgres } from '../src/db/client'
 import { isQueryError } from '../src/lib/metrics'
 import { createSessionTokens } from '../src/modules/auth/session-token'
 import { freePort } from './outage/private-postgres'
@@ -18,7 +13,8 @@ import { addMember, createCircle, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
 import { openRaw } from './support/raw-http'
 import { connectAs, listen, tokenOf } from './support/sockets'
-import { TEST_JWT_SECRET, TEST_PUBLIC_URL, type TestApp, createTestApp } from './support/test-app'
+import { TEST_JWT_SECRET, type TestApp, createTestApp } from './support/test-app'
+import { appWithUnreachableDatabase } from './support/unreachable-database'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -391,36 +387,16 @@ describe('metrics off (the default), a proxy trusted elsewhere', () => {
 
 describe('while the database is unreachable', () => {
   let app: FastifyInstance
-  let database: Database
-  let dataDir: string
+  let close: () => Promise<void>
   const outageLines: Record<string, unknown>[] = []
 
   beforeAll(async () => {
-    const url = `postgres://circles:circles@127.0.0.1:${await freePort()}/circles`
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'circles-test-'))
-    database = fromPostgres(url, 2)
-    app = await buildApp({
-      config: loadConfig({
-        LOG_LEVEL: 'info',
-        PUBLIC_URL: TEST_PUBLIC_URL,
-        DATA_DIR: dataDir,
-        DATABASE_URL: url,
-        METRICS_PORT: '0',
-      }),
-      database,
-      jwtSecret: TEST_JWT_SECRET,
-      webDir: null,
-      logStream: {
-        write: (line: string) => void outageLines.push(JSON.parse(line) as Record<string, unknown>),
-      },
-    })
-    await app.ready()
+    ;({ app, close } = await appWithUnreachableDatabase(
+      { LOG_LEVEL: 'info', METRICS_PORT: '0' },
+      { write: (line: string) => void outageLines.push(JSON.parse(line) as Record<string, unknown>) },
+    ))
   })
-  afterAll(async () => {
-    await app.close()
-    await database.close()
-    await rm(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => close())
 
   it('answers 503 with an id that is in its log line, counts it, and still serves the metrics', async () => {
     const token = createSessionTokens(TEST_JWT_SECRET).issue({ userId: randomUUID(), sv: 0 })
