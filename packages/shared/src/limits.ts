@@ -26,6 +26,8 @@ export const LIMITS = {
   avatarSide: 256,
   /** Requester and receiver comments and the secret message. */
   handoverCommentMax: 1000,
+  /** Messages of lending: ask to borrow, extension, return, decline reason (issue 26). */
+  loanMessageMax: 1000,
   circlePageItems: 6,
   dashboardCircles: 3,
   dashboardActivities: 10,

@@ -190,6 +190,12 @@ export const MESSAGES = {
     'The passkey did not confirm that it is you. Your account has not been deleted.',
   deleteAccountConfirmRequired: 'Enter your password or use a passkey to delete your account.',
   accountDeleted: 'Your account has been deleted.',
+  // Lending (issue 26, docs/decisions/0047). Each helper adds its own block of keys below this one.
+  loanNotFound: 'Loan not found',
+  loanMessageMax: 'Messages must be at most 1000 characters',
+  loanDueAtInvalid: 'Please choose a valid return date',
+  loanDueAtPast: 'The return date must be in the future',
+  borrowRequestNotFound: 'Request to borrow not found',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

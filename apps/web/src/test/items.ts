@@ -21,5 +21,6 @@ export const testItem = (extra: Partial<TItem> = {}): TItem => ({
   ownerLeftCircle: false,
   hasPendingHandovers: false,
   locked: false,
+  lending: { loan: null, queueLength: 0 },
   ...extra,
 })

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { zText } from './common'
+import { ZDueAt, ZHandoverKind } from './loans'
 
 /** CANCELLED: the sender withdrew it, or a party left the circle (docs/decisions/0029). */
 export const HANDOVER_STATUSES = ['PENDING', 'CONFIRMED', 'REJECTED', 'CANCELLED'] as const
@@ -30,6 +31,10 @@ export const ZHandover = z
     hasSecretMessage: z.boolean(),
     receiverComment: z.string().nullable(),
     completeOwnership: z.boolean(),
+    /** Issue 26: TRANSFER (as before), LOAN (until `dueAt`), RETURN (ends loan `loanId`). */
+    kind: ZHandoverKind,
+    dueAt: z.iso.datetime().nullable(),
+    loanId: z.uuid().nullable(),
     createdAt: z.iso.datetime(),
     /** When the receiver confirmed or rejected, or when it was cancelled: the transaction date. */
     answeredAt: z.iso.datetime().nullable(),
@@ -62,6 +67,9 @@ export const ZCreateHandoverRequest = z.object({
   requesterComment: optionalText(LIMITS.handoverCommentMax),
   secretMessage: optionalText(LIMITS.handoverCommentMax),
   completeOwnership: z.boolean().default(false),
+  /** Issue 26: LOAN lends the item until `dueAt` (required then, in the future); RETURN has its own route. */
+  kind: z.enum(['TRANSFER', 'LOAN']).default('TRANSFER'),
+  dueAt: ZDueAt.nullish().transform((v) => v ?? null),
 })
 export type TCreateHandoverRequest = z.output<typeof ZCreateHandoverRequest>
 export type TCreateHandoverInput = z.input<typeof ZCreateHandoverRequest>

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { isPlainText, requiredString, zText } from './common'
+import { ZItemLending } from './loans'
 
 /** Complete ownership lets the holder delete and hand over fully; partial lets them use it (spec 001 §4). */
 export const OWNERSHIP_KINDS = ['COMPLETE', 'PARTIAL'] as const
@@ -40,6 +41,8 @@ export const ZItem = z
     hasPendingHandovers: z.boolean(),
     /** Any handover CONFIRMED: name, description and picture can no longer change. */
     locked: z.boolean(),
+    /** Issue 26: the active loan and the waiting list's length. */
+    lending: ZItemLending,
   })
   .meta({ id: 'Item' })
 export type TItem = z.infer<typeof ZItem>

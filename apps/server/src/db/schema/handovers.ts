@@ -44,6 +44,17 @@ export const handovers = pgTable(
       .notNull()
       .default('PENDING'),
     completeOwnership: boolean('complete_ownership').notNull().default(false),
+    /**
+     * Issue 26 (docs/decisions/0047): TRANSFER moves the item (complete or partial, as before); LOAN lends
+     * it until `due_at` (the sender stays its owner); RETURN brings a lent item back to its lender
+     * (`loan_id`). For a RETURN the one who confirms is the receiver: the lender when the borrower starts
+     * it, the borrower when the lender records a return in person; the item always goes to the lender.
+     */
+    kind: text('kind', { enum: ['TRANSFER', 'LOAN', 'RETURN'] })
+      .notNull()
+      .default('TRANSFER'),
+    dueAt: timestampTz('due_at'),
+    loanId: uuid('loan_id'),
     requesterComment: text('requester_comment'),
     secretMessage: text('secret_message'),
     receiverComment: text('receiver_comment'),
@@ -104,6 +115,9 @@ export const blocks = pgTable(
     secretMessageCommitment: text('secret_message_commitment'),
     /** Encoding v2 (docs/decisions/0027): why an AUTO_TRANSFER happened; null on v1 rows and handovers. */
     reason: text('reason', { enum: ['LEFT', 'REMOVED'] }),
+    /** Encoding v4: the loan the block is about (null otherwise) and its return date, the exact hashed string. */
+    loanId: uuid('loan_id'),
+    dueAt: text('due_at'),
   },
   (t) => [
     uniqueIndex('blocks_circle_height').on(t.circleId, t.height),

@@ -20,6 +20,17 @@ export const users = pgTable(
     notifyHandoverRequests: boolean('notify_handover_requests').notNull().default(true),
     notifyHandoverAnswers: boolean('notify_handover_answers').notNull().default(true),
     notifyInvitations: boolean('notify_invitations').notNull().default(true),
+    /** Lending notices (issue 26): return reminders and overdue notices (borrower and lender). */
+    notifyLoanReminders: boolean('notify_loan_reminders').notNull().default(true),
+    /** Lending notices: asks to borrow, offers to the next in line, declines. */
+    notifyBorrowRequests: boolean('notify_borrow_requests').notNull().default(true),
+    /** Lending notices: extensions asked and answered, date changes, returns started and confirmed. */
+    notifyLoanChanges: boolean('notify_loan_changes').notNull().default(true),
+    /**
+     * The person's IANA time zone as their browser last reported it (issue 26): the default return time
+     * (end of the day) and the "on the day" reminder are in it. Null = not known yet (UTC).
+     */
+    timeZone: text('time_zone'),
     /** The avatar picture's random id (issue 24, docs/decisions/0037): new on every upload, null = none. */
     avatarId: text('avatar_id'),
     /**

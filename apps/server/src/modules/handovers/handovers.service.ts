@@ -48,6 +48,9 @@ function toHandover(row: HandoverViewRow, viewer: TUser): THandover {
     hasSecretMessage: h.secretMessage !== null,
     receiverComment: h.receiverComment,
     completeOwnership: h.completeOwnership,
+    kind: h.kind,
+    dueAt: h.dueAt?.toISOString() ?? null,
+    loanId: h.loanId,
     createdAt: h.createdAt.toISOString(),
     answeredAt: h.answeredAt?.toISOString() ?? null,
     sender: { name: row.senderName },
@@ -140,52 +143,63 @@ export function createHandoversService(
     return (await repo.listForItem(ctx.db, itemId)).map((row) => toHandover(row, actor))
   }
 
-  async function create(actor: TUser, input: TCreateHandoverRequest): Promise<THandover> {
-    const { row, feed } = await ctx.db.transaction(async (tx) => {
-      const item = await repo.lockItem(tx, input.itemId)
-      if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
-      const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
-      // Someone else holds it: that is the reason, also for a former sender (docs/decisions/0029).
-      if (item.ownerId !== actor.id) {
-        if (!actorIsMember) throw new AppError('NOT_FOUND', MESSAGES.notFound)
-        throw new AppError('FORBIDDEN', MESSAGES.handoverOnlyOwner)
-      }
-      if (!actorIsMember) throw new AppError('FORBIDDEN', MESSAGES.handoverItemIsolated)
-      if (input.receiverId === actor.id) throw new AppError('VALIDATION_ERROR', MESSAGES.handoverToSelf)
-      if (!(await repo.isMember(tx, item.circleId, input.receiverId, 'share'))) {
-        throw new AppError('VALIDATION_ERROR', MESSAGES.handoverReceiverNotMember)
-      }
-      if (input.completeOwnership && item.ownership !== 'COMPLETE') {
-        throw new AppError('FORBIDDEN', MESSAGES.handoverCompleteNeedsComplete)
-      }
-      if (await repo.hasPending(tx, item.id)) throw new AppError('CONFLICT', MESSAGES.handoverPendingExists)
-      const row = await repo.insertHandover(tx, {
-        itemId: item.id,
-        circleId: item.circleId,
-        senderId: actor.id,
-        receiverId: input.receiverId,
-        completeOwnership: input.completeOwnership,
-        requesterComment: input.requesterComment,
-        secretMessage: input.secretMessage,
-        requesterCommentSalt: salt(),
-        secretMessageSalt: salt(),
-        receiverCommentSalt: salt(),
-      })
-      const created = (await repo.findHandover(tx, row.id))!
-      const feed = await activities.recordHandover(
-        tx,
-        'PENDING_HANDOVER',
-        [row.receiverId],
-        activityData(created),
-      )
-      await notify(tx, created, 'requested')
-      return { row, feed }
+  /**
+   * A handover request inside the caller's transaction (the create route's, or the borrow module's when
+   * an owner accepts an ask to borrow): checks, the row, the feed entry and the email notice. The caller
+   * publishes `feed` and calls `announceCreated` after its commit.
+   */
+  async function requestInTx(tx: Executor, actor: TUser, input: TCreateHandoverRequest) {
+    const item = await repo.lockItem(tx, input.itemId)
+    if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
+    const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
+    // Someone else holds it: that is the reason, also for a former sender (docs/decisions/0029).
+    if (item.ownerId !== actor.id) {
+      if (!actorIsMember) throw new AppError('NOT_FOUND', MESSAGES.notFound)
+      throw new AppError('FORBIDDEN', MESSAGES.handoverOnlyOwner)
+    }
+    if (!actorIsMember) throw new AppError('FORBIDDEN', MESSAGES.handoverItemIsolated)
+    if (input.receiverId === actor.id) throw new AppError('VALIDATION_ERROR', MESSAGES.handoverToSelf)
+    if (!(await repo.isMember(tx, item.circleId, input.receiverId, 'share'))) {
+      throw new AppError('VALIDATION_ERROR', MESSAGES.handoverReceiverNotMember)
+    }
+    if (input.completeOwnership && item.ownership !== 'COMPLETE') {
+      throw new AppError('FORBIDDEN', MESSAGES.handoverCompleteNeedsComplete)
+    }
+    if (await repo.hasPending(tx, item.id)) throw new AppError('CONFLICT', MESSAGES.handoverPendingExists)
+    const row = await repo.insertHandover(tx, {
+      itemId: item.id,
+      circleId: item.circleId,
+      senderId: actor.id,
+      receiverId: input.receiverId,
+      completeOwnership: input.completeOwnership,
+      requesterComment: input.requesterComment,
+      secretMessage: input.secretMessage,
+      requesterCommentSalt: salt(),
+      secretMessageSalt: salt(),
+      receiverCommentSalt: salt(),
     })
-    const { id } = row
-    const handover = await view(ctx.db, id, actor)
-    ctx.log.info({ handoverId: id, itemId: input.itemId, userId: actor.id }, 'handover requested')
+    const created = (await repo.findHandover(tx, row.id))!
+    const feed = await activities.recordHandover(
+      tx,
+      'PENDING_HANDOVER',
+      [row.receiverId],
+      activityData(created),
+    )
+    await notify(tx, created, 'requested')
+    return { row, feed }
+  }
+
+  /** After the commit of `requestInTx`: the parties' pages and feeds, the mail worker. */
+  function announceCreated(row: HandoverRow, feed: Notice[]) {
+    ctx.log.info({ handoverId: row.id, itemId: row.itemId, userId: row.senderId }, 'handover requested')
     announce(row, 'PENDING', feed)
     ctx.nudgeMail()
+  }
+
+  async function create(actor: TUser, input: TCreateHandoverRequest): Promise<THandover> {
+    const { row, feed } = await ctx.db.transaction((tx) => requestInTx(tx, actor, input))
+    const handover = await view(ctx.db, row.id, actor)
+    announceCreated(row, feed)
     return handover
   }
 
@@ -285,7 +299,17 @@ export function createHandoversService(
     for (const handover of withdrawn) announce(handover, 'CANCELLED')
   }
 
-  return { listMine, listForItem, create, answer, cancel, withdrawInvolving, announceWithdrawn }
+  return {
+    listMine,
+    listForItem,
+    create,
+    requestInTx,
+    announceCreated,
+    answer,
+    cancel,
+    withdrawInvolving,
+    announceWithdrawn,
+  }
 }
 
 export type HandoversService = ReturnType<typeof createHandoversService>

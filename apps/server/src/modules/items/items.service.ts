@@ -38,6 +38,8 @@ function toItem(row: ItemViewRow): TItem {
     ownerLeftCircle: !row.ownerIsMember,
     hasPendingHandovers: row.hasPendingHandover,
     locked: row.locked,
+    // Issue 26: filled from the loans and borrow_requests tables by the lending work (TODO h-loans/h-borrow).
+    lending: { loan: null, queueLength: 0 },
   }
 }
 

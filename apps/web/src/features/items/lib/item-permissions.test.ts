@@ -22,6 +22,7 @@ const item = (overrides: Partial<TItem> = {}): TItem => ({
   ownerLeftCircle: false,
   hasPendingHandovers: false,
   locked: false,
+  lending: { loan: null, queueLength: 0 },
   ...overrides,
 })
 

@@ -26,6 +26,7 @@ const item: TItem = {
   ownerLeftCircle: false,
   hasPendingHandovers: false,
   locked: false,
+  lending: { loan: null, queueLength: 0 },
 }
 
 const answers = (circle: () => Response) => ({
@@ -83,6 +84,9 @@ describe('handover page: true reasons and cancelled requests (issue 23)', () => 
     hasSecretMessage: false,
     receiverComment: null,
     completeOwnership: false,
+    kind: 'TRANSFER',
+    dueAt: null,
+    loanId: null,
     createdAt: '2026-11-20T10:00:00.000Z',
     answeredAt: '2026-11-21T10:00:00.000Z',
     sender: { name: senderId === RITA ? 'Rita Receiver' : testUser.name },

@@ -26,6 +26,7 @@ const item = (ownerLeftCircle: boolean): TItem => ({
   ownerLeftCircle,
   hasPendingHandovers: false,
   locked: false,
+  lending: { loan: null, queueLength: 0 },
 })
 
 async function render(ownerLeftCircle: boolean) {
@@ -69,6 +70,9 @@ const handover = (overrides: Partial<THandover> = {}): THandover => ({
   hasSecretMessage: true,
   receiverComment: null,
   completeOwnership: true,
+  kind: 'TRANSFER',
+  dueAt: null,
+  loanId: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   answeredAt: null,
   sender: { name: 'Otto Owner' },
