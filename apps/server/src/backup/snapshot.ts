@@ -98,6 +98,26 @@ const readAs = (column: Column, alias: string) =>
     ? `translate(encode(${quoteIdent(column.name)}, 'base64'), E'\\n', '') as ${alias}`
     : `${quoteIdent(column.name)}::text as ${alias}`
 
+/**
+ * A table's rows a batch at a time through a cursor of the snapshot's transaction, so a large table (the
+ * pictures in `stored_files`) never sits in memory whole: a few rows per batch when it holds bytea.
+ */
+async function* rowsOf(query: Query, table: string, columns: Column[]) {
+  const select = columns.map((c, i) => readAs(c, `c${i}`)).join(', ')
+  const batch = columns.some((c) => c.type === 'bytea') ? 8 : 1000
+  await query(`declare backup_rows no scroll cursor for select ${select} from ${quoteIdent(table)}`)
+  try {
+    for (;;) {
+      const rows = await query(`fetch ${batch} from backup_rows`)
+      yield* rows
+      if (rows.length < batch) break
+    }
+  } finally {
+    // After a failed fetch the transaction is aborted and refuses this too: the first error is the one to report.
+    await query('close backup_rows').catch(() => {})
+  }
+}
+
 export interface SnapshotSource {
   kind: 'pglite' | 'postgres'
   dataDir: string
@@ -142,9 +162,7 @@ export async function writeSnapshot(source: SnapshotSource, out: Writable): Prom
           columns: columns.map((c) => c.name),
           types: columns.map((c) => c.type),
         })
-        const select = columns.map((c, i) => readAs(c, `c${i}`)).join(', ')
-        const rows = await query(`select ${select} from ${quoteIdent(table)}`)
-        for (const row of rows) {
+        for await (const row of rowsOf(query, table, columns)) {
           await writer.entry({
             kind: 'row',
             values: columns.map((_, i) => (row[`c${i}`] ?? null) as string | null),
