@@ -17,7 +17,7 @@ import type { FileStore, StoredFile } from '../../lib/storage'
 import type { ActivitiesService, Notice } from '../activities/activities.service'
 import type { LedgerService } from '../ledger/ledger.service'
 import type { TransferReason } from '@circles/ledger'
-import { imageIdFromFile, imageUrls, processImage, storedNames } from './images'
+import { imageIdFromFile, imageUrls, processImage, storedNames } from '../../lib/images'
 import * as repo from './items.repository'
 import type { ItemViewRow } from './items.repository'
 

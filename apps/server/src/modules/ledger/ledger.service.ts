@@ -35,7 +35,7 @@ import type { Executor } from '../../db/client'
 import { AppError, notFound } from '../../lib/errors'
 import type { LedgerSigner } from '../../lib/ledger-signer'
 import { explainOutsider, requireMember } from '../circles/access'
-import { imageUrls } from '../items/images'
+import { imageUrls } from '../../lib/images'
 import * as repo from './ledger.repository'
 import type { BlockRow, BlockViewRow } from './ledger.repository'
 
