@@ -302,6 +302,22 @@ export function createItemsService(
     return { moved: held.map(({ id, name }) => ({ id, name })), notices }
   }
 
+  /**
+   * For the handovers module, inside its transaction (docs/decisions/0046: only the items module writes
+   * the items table): the item row locked for the rest of the transaction, then moved to its new holder.
+   */
+  function lockForHandover(tx: Executor, itemId: string) {
+    return repo.lockItem(tx, itemId)
+  }
+
+  async function moveTo(
+    tx: Executor,
+    itemId: string,
+    holder: { ownerId: string; ownership: 'COMPLETE' | 'PARTIAL' },
+  ) {
+    await repo.setHolder(tx, itemId, holder)
+  }
+
   /** For the circle page: the circle's items, as the circle detail lists them. */
   async function circleItems(db: Executor, circleId: string) {
     const rows = await repo.listInCircle(db, circleId)
@@ -330,6 +346,8 @@ export function createItemsService(
     image,
     releaseHeldBy,
     circleItems,
+    lockForHandover,
+    moveTo,
   }
 }
 
