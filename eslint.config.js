@@ -95,7 +95,14 @@ export default tseslint.config(
                   message: 'Features must not import the app layer.',
                 },
                 {
-                  group: ['@/features/*/**', `!@/features/${feature}/**`, `${up}*/**`],
+                  group: [
+                    '@/features/*',
+                    '@/features/*/**',
+                    `!@/features/${feature}`,
+                    `!@/features/${feature}/**`,
+                    `${up}*`,
+                    `${up}*/**`,
+                  ],
                   message: "A feature must not import another feature's internals.",
                 },
               ],

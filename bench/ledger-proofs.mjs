@@ -48,7 +48,7 @@ const device = () =>
   bundle(
     `
         import * as ledger from './packages/ledger/src/index.ts'
-        import { verifyCircle } from './apps/web/src/features/ledger/verify/verify-circle.ts'
+        import { verifyCircle } from './apps/web/src/lib/ledger-verification/verify-circle.ts'
         /** Times verifyCircle over a fixture (server answers and device memory held in memory). */
         async function time(f, runs) {
           const deps = {

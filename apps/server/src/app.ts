@@ -169,7 +169,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
   const avatars = createAvatarsService(ctx, store)
-  const handovers = createHandoversService(ctx, ledger, activities, notices)
+  const handovers = createHandoversService(ctx, ledger, activities, notices, items)
   const circles = createCirclesService(ctx, items, handovers, activities)
   const webauthn = createWebauthnService(ctx, accounts)
   const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn })

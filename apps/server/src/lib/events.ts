@@ -1,5 +1,26 @@
 import { EventEmitter } from 'node:events'
-import type { Notice } from '../modules/activities/activities.service'
+import type { TActivity } from '@circles/shared'
+import type { activities } from '../db/schema'
+
+/** An activity and the one user whose feed it is in; what the socket layer sends after commit. */
+export interface Notice {
+  userId: string
+  activity: TActivity
+}
+
+/** An activity row as the socket layer sends it (the feed and the replay after a reconnect). */
+export function toNotice(row: typeof activities.$inferSelect): Notice {
+  return {
+    userId: row.userId,
+    activity: {
+      id: row.id,
+      type: row.type,
+      timestamp: row.createdAt.toISOString(),
+      title: row.title,
+      data: row.data,
+    } as TActivity,
+  }
+}
 
 /**
  * Domain events, published by services after their transaction committed. Only the real-time layer

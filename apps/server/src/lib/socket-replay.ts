@@ -2,7 +2,7 @@ import type { ServerToClientEvents, TActivity } from '@circles/shared'
 import { and, asc, eq, gt, gte, inArray, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { activities, socketEvents } from '../db/schema'
-import { toNotice } from '../modules/activities/activities.service'
+import { toNotice } from './events'
 
 /**
  * The durable side of real-time events (docs/decisions/0043). Every event sent to a user's or a

@@ -12,13 +12,7 @@ import {
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import * as repo from './activities.repository'
-import type { ActivityRow } from './activities.repository'
-
-/** An activity and the one user whose feed it is in; what the socket layer sends after commit. */
-export interface Notice {
-  userId: string
-  activity: TActivity
-}
+import { type Notice, toNotice } from '../../lib/events'
 
 type HandoverActivityType = 'PENDING_HANDOVER' | 'CONFIRMED_HANDOVER' | 'AUTO_TRANSFER'
 
@@ -54,19 +48,6 @@ export function activityTitle(activity: ActivityEntry): string {
       return `${activity.data.admin?.name || 'Administrator'} invited you to ${activity.data.circle.name}`
     case 'REMOVED_FROM_CIRCLE':
       return `${shown(activity.data.admin.name)} removed you from ${activity.data.circle.name}`
-  }
-}
-
-export function toNotice(row: ActivityRow): Notice {
-  return {
-    userId: row.userId,
-    activity: {
-      id: row.id,
-      type: row.type,
-      timestamp: row.createdAt.toISOString(),
-      title: row.title,
-      data: row.data,
-    } as TActivity,
   }
 }
 

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { currentUser } from '../auth/auth.plugin'
-import { readImage } from '../items/items.routes'
+import { readImage } from '../../lib/image-upload'
 import type { AvatarsService } from './avatars.service'
 
 /** Under /api/users: the signed-in person's avatar (PUT, DELETE) and serving avatars (GET). */

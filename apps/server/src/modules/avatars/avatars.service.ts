@@ -3,7 +3,7 @@ import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { notFound, unauthorized } from '../../lib/errors'
 import type { FileStore, StoredFile } from '../../lib/storage'
-import { avatarFileName, processAvatar } from '../items/images'
+import { avatarFileName, processAvatar } from '../../lib/images'
 import { toPublicUser } from '../users/user-view'
 import * as repo from './avatars.repository'
 

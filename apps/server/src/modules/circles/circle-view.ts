@@ -1,5 +1,5 @@
 import type { TCircle, TCircleDetail, TCircleListEntry, TCircleRole, TInvitation } from '@circles/shared'
-import { avatarUrl } from '../items/images'
+import { avatarUrl } from '../../lib/images'
 import type { CircleWithCount, listMembers, listMembershipsOfUser } from './circles.repository'
 import type { InvitationRow } from './invitations.repository'
 

@@ -13,23 +13,6 @@ export interface CircleWithCount extends CircleRow {
   memberCount: number
 }
 
-/** The circle and whether `userId` is a member, in one round trip (the access check of every call). */
-export async function findCircleForUser(db: Executor, id: string, userId: string) {
-  const query = prepared(db, 'circle_for_user', (d) =>
-    d
-      .select({
-        circle: circles,
-        memberCount,
-        isMember: sql<boolean>`exists (select 1 from circle_members m where m.circle_id = "circles"."id" and m.user_id = ${sql.placeholder('userId')})`,
-      })
-      .from(circles)
-      .where(eq(circles.id, sql.placeholder('id')))
-      .limit(1),
-  )
-  const [row] = await query.execute({ id, userId })
-  return row && { circle: { ...row.circle, memberCount: row.memberCount }, isMember: row.isMember }
-}
-
 export async function findCircle(db: Executor, id: string): Promise<CircleWithCount | undefined> {
   const [row] = await db
     .select({ circle: circles, memberCount })
@@ -151,15 +134,6 @@ export async function recordDeparture(
       target: [circleDepartures.circleId, circleDepartures.userId],
       set: { reason, departedAt: new Date() },
     })
-}
-
-export async function findDeparture(db: Executor, circleId: string, userId: string) {
-  const [row] = await db
-    .select({ reason: circleDepartures.reason })
-    .from(circleDepartures)
-    .where(and(eq(circleDepartures.circleId, circleId), eq(circleDepartures.userId, userId)))
-    .limit(1)
-  return row
 }
 
 export async function isMemberByEmail(db: Executor, circleId: string, email: string): Promise<boolean> {

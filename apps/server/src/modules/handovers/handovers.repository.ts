@@ -119,23 +119,6 @@ export async function findItem(db: Executor, itemId: string) {
   return row
 }
 
-/** The item, locked for the rest of the transaction (a handover and an edit or delete never interleave). */
-export async function lockItem(tx: Executor, itemId: string) {
-  const [row] = await tx.select().from(items).where(eq(items.id, itemId)).for('update')
-  return row
-}
-
-export async function updateItemHolder(
-  tx: Executor,
-  itemId: string,
-  values: { ownerId: string; ownership: 'COMPLETE' | 'PARTIAL' },
-): Promise<void> {
-  await tx
-    .update(items)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(items.id, itemId))
-}
-
 /**
  * Whether the user is a member of the circle. `share` locks the membership row until the transaction
  * ends, so a concurrent removal waits for it (or it for the removal) instead of slipping in between.

@@ -14,8 +14,10 @@ import { AppError } from '../../lib/errors'
 import { emails } from '../../lib/mailer/templates'
 import type { DomainEvents } from '../../lib/events'
 import { randomToken } from '../../lib/tokens'
-import { imageUrls } from '../items/images'
-import type { ActivitiesService, Notice } from '../activities/activities.service'
+import { imageUrls } from '../../lib/images'
+import type { Notice } from '../../lib/events'
+import type { ActivitiesService } from '../activities/activities.service'
+import type { ItemsService } from '../items/items.service'
 import type { LedgerService } from '../ledger/ledger.service'
 import type { NoticesService } from '../users/notices.service'
 import * as repo from './handovers.repository'
@@ -77,6 +79,7 @@ export function createHandoversService(
   ledger: LedgerService,
   activities: ActivitiesService,
   notices: Pick<NoticesService, 'queue'>,
+  items: Pick<ItemsService, 'lockForHandover' | 'moveTo'>,
 ) {
   const itemUrl = (itemId: string) => `${ctx.config.publicUrl}/items/${itemId}`
 
@@ -149,7 +152,7 @@ export function createHandoversService(
    * publishes `feed` and calls `announceCreated` after its commit.
    */
   async function requestInTx(tx: Executor, actor: TUser, input: TCreateHandoverRequest) {
-    const item = await repo.lockItem(tx, input.itemId)
+    const item = await items.lockForHandover(tx, input.itemId)
     if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
     const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
     // Someone else holds it: that is the reason, also for a former sender (docs/decisions/0029).
@@ -247,14 +250,14 @@ export function createHandoversService(
     receiverComment: string | null,
   ): Promise<TLedgerReceipt> {
     const log = await ledger.lockCircle(tx, handover.circleId)
-    const item = await repo.lockItem(tx, handover.itemId)
+    const item = await items.lockForHandover(tx, handover.itemId)
     const parties = [handover.senderId, handover.receiverId]
     const bothMembers = await repo.areMembers(tx, handover.circleId, parties)
     if (!item || item.ownerId !== handover.senderId || !bothMembers) {
       throw new AppError('CONFLICT', MESSAGES.handoverPartyLeft)
     }
     const ownership = handover.completeOwnership ? 'COMPLETE' : 'PARTIAL'
-    await repo.updateItemHolder(tx, item.id, { ownerId: handover.receiverId, ownership })
+    await items.moveTo(tx, item.id, { ownerId: handover.receiverId, ownership })
     const { receipt } = await log.append({
       kind: 'HANDOVER',
       handoverId: handover.id,

@@ -1,5 +1,4 @@
 import {
-  LIMITS,
   MESSAGES,
   ZCircleIdParams,
   ZCreateItemRequest,
@@ -16,34 +15,11 @@ import {
   ZUploadResponse,
 } from '@circles/shared'
 import multipart from '@fastify/multipart'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { AppError } from '../../lib/errors'
+import { readImage } from '../../lib/image-upload'
 import { currentUser } from '../auth/auth.plugin'
 import type { ItemsService } from './items.service'
-
-const noFile = () => new AppError('VALIDATION_ERROR', MESSAGES.noFileToUpload)
-
-/**
- * The one file of an upload, field `image`, read into memory up to 5 MB and no further: a larger body
- * is refused with 413 as soon as it passes the limit, before anything is stored.
- */
-export async function readImage(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw noFile()
-  try {
-    const part = await request.file({ limits: { fileSize: LIMITS.maxImageBytes, files: 1, fields: 10 } })
-    if (!part || part.fieldname !== 'image') throw noFile()
-    return await part.toBuffer()
-  } catch (error) {
-    if (error instanceof AppError) throw error
-    const code = (error as { code?: string }).code
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') {
-      throw new AppError('PAYLOAD_TOO_LARGE', MESSAGES.imageTooLarge)
-    }
-    // A cut-off or malformed multipart body: the client's mistake, never a 500.
-    throw new AppError('BAD_REQUEST', MESSAGES.noFileToUpload)
-  }
-}
 
 /** Spec 001 §7 "Items". */
 export function itemsRoutes(items: ItemsService) {

@@ -14,10 +14,11 @@ import type { Executor } from '../../db/client'
 import { users } from '../../db/schema'
 import { AppError, notFound } from '../../lib/errors'
 import type { FileStore, StoredFile } from '../../lib/storage'
-import type { ActivitiesService, Notice } from '../activities/activities.service'
+import type { Notice } from '../../lib/events'
+import type { ActivitiesService } from '../activities/activities.service'
 import type { LedgerService } from '../ledger/ledger.service'
 import type { TransferReason } from '@circles/ledger'
-import { imageIdFromFile, imageUrls, processImage, storedNames } from './images'
+import { imageIdFromFile, imageUrls, processImage, storedNames } from '../../lib/images'
 import * as repo from './items.repository'
 import type { ItemViewRow } from './items.repository'
 
@@ -304,6 +305,22 @@ export function createItemsService(
     return { moved: held.map(({ id, name }) => ({ id, name })), notices }
   }
 
+  /**
+   * For the handovers module, inside its transaction (docs/decisions/0046: only the items module writes
+   * the items table): the item row locked for the rest of the transaction, then moved to its new holder.
+   */
+  function lockForHandover(tx: Executor, itemId: string) {
+    return repo.lockItem(tx, itemId)
+  }
+
+  async function moveTo(
+    tx: Executor,
+    itemId: string,
+    holder: { ownerId: string; ownership: 'COMPLETE' | 'PARTIAL' },
+  ) {
+    await repo.setHolder(tx, itemId, holder)
+  }
+
   /** For the circle page: the circle's items, as the circle detail lists them. */
   async function circleItems(db: Executor, circleId: string) {
     const rows = await repo.listInCircle(db, circleId)
@@ -332,6 +349,8 @@ export function createItemsService(
     image,
     releaseHeldBy,
     circleItems,
+    lockForHandover,
+    moveTo,
   }
 }
 

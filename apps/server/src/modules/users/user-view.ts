@@ -1,5 +1,5 @@
 import type { TUser } from '@circles/shared'
-import { avatarUrl } from '../items/images'
+import { avatarUrl } from '../../lib/images'
 import type { UserRow } from './users.repository'
 
 /** The only shape of a user that leaves the server: never the hash or the session version. */

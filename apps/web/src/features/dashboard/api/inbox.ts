@@ -40,7 +40,7 @@ export function useAnswerFromInbox() {
     // As on the item's pages: this device remembers the signed tree that holds the new block.
     onSuccess: ({ handover, receipt }) => {
       if (!receipt) return
-      void import('@/features/ledger')
+      void import('@/lib/ledger-verification/use-ledger-verification')
         .then(({ keepReceipt }) => keepReceipt(queryClient, handover.circleId, receipt))
         .catch(() => undefined)
     },

@@ -64,7 +64,7 @@ export function useAnswerHandover() {
     // ledger code loads only now, not with every item page.
     onSuccess: ({ handover, receipt }) => {
       if (!receipt) return
-      void import('@/features/ledger')
+      void import('@/lib/ledger-verification/use-ledger-verification')
         .then(({ keepReceipt }) => keepReceipt(queryClient, handover.circleId, receipt))
         .catch(() => undefined)
     },

@@ -6,8 +6,8 @@ import { Spinner } from '@/components/ui/spinner'
 import { ApiError } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
 import { saveFile } from '../api/log'
-import type { CircleCheck } from '../verify/use-ledger-verification'
-import type { CircleVerification } from '../verify/verify-circle'
+import type { CircleCheck } from '@/lib/ledger-verification/use-ledger-verification'
+import type { CircleVerification } from '@/lib/ledger-verification/verify-circle'
 import { formatBlockTime } from './block-card'
 
 type Alarm = Extract<CircleVerification, { state: 'alarm' }>

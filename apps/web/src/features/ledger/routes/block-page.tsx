@@ -18,7 +18,7 @@ import {
   transferReason,
 } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
-import { useLedgerVerification } from '../verify/use-ledger-verification'
+import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
 
 /** /blockchain/:id: one block with every field it hashes, in full. */
 export function BlockPage() {

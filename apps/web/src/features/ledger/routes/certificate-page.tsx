@@ -12,7 +12,7 @@ import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlock } from '../api/blocks'
 import { BlockStory, formatBlockTime, partyName } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
-import { useLedgerVerification } from '../verify/use-ledger-verification'
+import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
 
 /** Who signed a checkpoint note: the names on its signature lines. */
 function signers(note: string): string {

@@ -16,7 +16,7 @@ import { useBlocks, useVerifyCircle } from '../api/blocks'
 import { downloadExport } from '../api/log'
 import { BlockCard } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
-import { useLedgerVerification } from '../verify/use-ledger-verification'
+import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
 
 /** The distinct circles or items the loaded blocks name, for the filters. */
 function choices(blocks: TBlock[], pick: (block: TBlock) => { id: string; name: string }) {

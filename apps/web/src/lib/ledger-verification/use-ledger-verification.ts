@@ -1,6 +1,6 @@
 import type { TBlock, TLedgerReceipt } from '@circles/shared'
 import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query'
-import { logApi } from '../api/log'
+import { logApi } from './log-api'
 import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
 import { type CircleVerification, verifyCircle, type VerifyDeps } from './verify-circle'
 

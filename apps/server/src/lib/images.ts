@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { AVATAR_PATH_PREFIX, IMAGE_PATH_PREFIX, LIMITS, MESSAGES } from '@circles/shared'
 import type Sharp from 'sharp'
-import { AppError } from '../../lib/errors'
+import { AppError } from './errors'
 
 /** What sharp reads from the bytes decides the format; never the name or the declared type. */
 const FORMATS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const

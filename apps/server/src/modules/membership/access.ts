@@ -2,7 +2,7 @@ import type { TUser } from '@circles/shared'
 import type { Executor } from '../../db/client'
 import { MESSAGES } from '@circles/shared'
 import { AppError, forbidden, notFound } from '../../lib/errors'
-import { type CircleWithCount, findCircle, findCircleForUser, findDeparture } from './circles.repository'
+import { type CircleWithCount, findCircle, findCircleForUser, findDeparture } from './membership.repository'
 
 export interface CircleAccess {
   circle: CircleWithCount
