@@ -12,6 +12,7 @@ import { insertUser } from '../src/modules/users/users.repository'
 import { addMember, createCircle, type SignedIn } from './support/circles'
 import { DEFAULT_PASSWORD, uniqueEmail } from './support/factories'
 import { answerHandover, createItem, handOver, pendingHandover } from './support/handovers'
+import { connectAs, listen, tokenOf } from './support/sockets'
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from './support/test-app'
 
 /**
@@ -321,6 +322,18 @@ describe('the owner answers', () => {
     },
   )
 
+  it.runIf(LOAN_HANDOVERS)(
+    'lent to an asker straight from the handover form: their ask is BORROWED',
+    async () => {
+      const w = await world()
+      const b = await asked(w.ben, w.item.id)
+      const c = await asked(w.cleo, w.item.id)
+      await handOver(t, w.owner, w.ben, w.item.id, { kind: 'LOAN', dueAt: inDays(3) })
+      expect((await row(b.id)).status).toBe('BORROWED')
+      expect((await row(c.id)).status).toBe('WAITING')
+    },
+  )
+
   it('only the owner answers: the asker and other members 403, an outsider 404', async () => {
     const w = await world()
     const outsider = await signedIn(t)
@@ -575,5 +588,31 @@ describe('asks close when people or the item go', () => {
     await handOver(t, w.owner, w.dora, w.item.id, { completeOwnership: true })
     expect((await row(b.id)).status).toBe('CLOSED')
     expect(await queueLength(w.dora, w.item.id)).toBe(0)
+  })
+})
+
+describe('live', () => {
+  it('the asker and the owner hear borrow_request_update, the circle item_update, the owner the feed', async () => {
+    const w = await world()
+    const url = await listen(t)
+    const owner = await connectAs(url, tokenOf(w.owner))
+    const ben = await connectAs(url, tokenOf(w.ben))
+    const dora = await connectAs(url, tokenOf(w.dora))
+    try {
+      const b = await asked(w.ben, w.item.id)
+      const waiting = { borrowRequestId: b.id, itemId: w.item.id, circleId: w.circle.id, status: 'WAITING' }
+      expect(await owner.next('borrow_request_update')).toEqual(waiting)
+      expect(await ben.next('borrow_request_update')).toEqual(waiting)
+      expect(await dora.next('item_update')).toEqual({ itemId: w.item.id, circleId: w.circle.id })
+      expect(await owner.next('new_activity')).toMatchObject({ type: 'BORROW_REQUESTED' })
+      await answer(w.owner, b.id, { status: 'DECLINED' })
+      expect(
+        await ben.next<{ status: string }>('borrow_request_update', (p) => p.status === 'DECLINED'),
+      ).toMatchObject({ borrowRequestId: b.id })
+      expect(await ben.next('new_activity')).toMatchObject({ type: 'BORROW_DECLINED' })
+      expect(dora.received.some((r) => r.event === 'borrow_request_update')).toBe(false)
+    } finally {
+      for (const listener of [owner, ben, dora]) listener.close()
+    }
   })
 })

@@ -203,3 +203,18 @@ export async function hasOpenAsk(db: Executor, itemId: string, askerId: string):
     .limit(1)
   return Boolean(row)
 }
+
+/** The asker's open ask of the item becomes BORROWED (the owner lent it to them directly). */
+export function markBorrowed(tx: Executor, itemId: string, askerId: string): Promise<BorrowRequestRow[]> {
+  return tx
+    .update(borrowRequests)
+    .set({ status: 'BORROWED', answeredAt: new Date() })
+    .where(
+      and(
+        eq(borrowRequests.itemId, itemId),
+        eq(borrowRequests.askerId, askerId),
+        inArray(borrowRequests.status, OPEN),
+      ),
+    )
+    .returning()
+}

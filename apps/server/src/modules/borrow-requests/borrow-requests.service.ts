@@ -391,7 +391,16 @@ export function createBorrowRequestsService(
     await repo.lockItem(tx, handover.itemId)
     const request = await repo.lockOfferedByHandover(tx, handover.id)
     if (!request) {
-      if (status !== 'CONFIRMED' || handover.kind !== 'TRANSFER') return
+      if (status !== 'CONFIRMED') return
+      if (handover.kind === 'LOAN') {
+        // Lent straight from the handover form to someone who had asked: their ask is served.
+        const served = await repo.markBorrowed(tx, handover.itemId, handover.receiverId)
+        if (served.length === 0) return
+        return () => {
+          for (const r of served) announce(r, handover.senderId)
+        }
+      }
+      if (handover.kind !== 'TRANSFER') return
       const closed = await repo.closeForItem(tx, handover.itemId)
       if (closed.length === 0) return
       return () => {
