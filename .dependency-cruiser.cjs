@@ -14,6 +14,8 @@ const serverLayers = [
   ['users', 'activities', 'ledger'],
   ['webauthn', 'avatars', 'items'],
   ['handovers'],
+  // Asks to borrow use handovers (a LOAN request) and are closed by circles on a departure.
+  ['borrow-requests'],
   ['circles'],
   ['account-deletion', 'export'],
 ]

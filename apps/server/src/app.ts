@@ -46,6 +46,11 @@ import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
 import { handoversRoutes } from './modules/handovers/handovers.routes'
 import { createHandoversService } from './modules/handovers/handovers.service'
+import { borrowRequestsRoutes } from './modules/borrow-requests/borrow-requests.routes'
+import {
+  type BorrowRequestsService,
+  createBorrowRequestsService,
+} from './modules/borrow-requests/borrow-requests.service'
 import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
 import { exportRoutes } from './modules/export/export.routes'
@@ -78,6 +83,11 @@ export interface BuildAppOptions {
   logStream?: LogStream
   /** Told of every route as it is added (tests enumerate the routes, so a new one is covered). */
   onRoute?: (route: RouteOptions) => void
+  /**
+   * Handed the services that tests drive inside a transaction of their own (the waiting list's
+   * `offerNext`, until the loans module's returns call it).
+   */
+  exposeServices?: (services: { borrowRequests: BorrowRequestsService }) => void
 }
 
 declare module 'fastify' {
@@ -170,7 +180,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const items = createItemsService(ctx, store, ledger, activities)
   const avatars = createAvatarsService(ctx, store)
   const handovers = createHandoversService(ctx, ledger, activities, notices, items)
-  const circles = createCirclesService(ctx, items, handovers, activities)
+  // Asks to borrow sit above handovers (its onAnswered hook). Once the loans module exists (h-loans),
+  // connect the waiting list to returns: registerReturnListener(loans, borrowRequests).
+  const borrowRequests = createBorrowRequestsService(ctx, handovers, activities, notices)
+  const circles = createCirclesService(ctx, items, handovers, activities, borrowRequests)
+  opts.exposeServices?.({ borrowRequests })
   const webauthn = createWebauthnService(ctx, accounts)
   const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn })
 
@@ -214,6 +228,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       })
       await api.register(itemsRoutes(items), { prefix: '/items' })
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
+      await api.register(borrowRequestsRoutes(borrowRequests))
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))

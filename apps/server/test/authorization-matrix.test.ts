@@ -238,6 +238,18 @@ async function buildWorld(): Promise<World> {
 // Fresh targets for the routes that change something: each call gets its own, so an allowed change
 // (or a wrongly allowed one) leaves the shared world as it was for the rows after it.
 const freshItem = () => createItem(t, w.who.holder, w.circleA.id, 'Spare part')
+/** A fresh item of the holder's that the member asked to borrow: the ask's id. */
+const freshAsk = async () => {
+  const item = await freshItem()
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/items/${item.id}/borrow-requests`,
+    headers: w.who.member.auth,
+    payload: { wishedUntil: new Date(Date.now() + 7 * 86_400_000).toISOString(), message: 'Please' },
+  })
+  if (res.statusCode !== 201) throw new Error(`ask: ${res.statusCode} ${res.body}`)
+  return res.json().borrowRequest.id as string
+}
 const freshPending = async () =>
   pendingHandover(t, w.who.holder, w.who.receiver, (await freshItem()).id, { secretMessage: w.secret })
 const freshInvitation = () => qrInvitation(t, w.who.admin, w.circleA.id, uniqueEmail('qr'))
@@ -645,6 +657,31 @@ function table(): Record<string, Row> {
     'DELETE /api/handovers/:id': {
       expect: circleA(403, { holder: OK }),
       call: async () => ({ url: `/api/handovers/${(await freshPending()).id}` }),
+    },
+
+    // Asks to borrow (issue 26): members ask for others' items, the owner answers, the asker withdraws.
+    'POST /api/items/:id/borrow-requests': {
+      expect: circleA(OK, { holder: 403 }),
+      call: async () => ({
+        url: `/api/items/${(await freshItem()).id}/borrow-requests`,
+        payload: { wishedUntil: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+      }),
+    },
+    'GET /api/items/:id/borrow-requests': {
+      expect: circleA(OK),
+      call: () => ({ url: `/api/items/${w.item.id}/borrow-requests` }),
+    },
+    'GET /api/borrow-requests': { expect: anyAccount(), call: () => ({ url: '/api/borrow-requests' }) },
+    'PUT /api/borrow-requests/:id': {
+      expect: circleA(403, { holder: OK }),
+      call: async () => ({
+        url: `/api/borrow-requests/${await freshAsk()}`,
+        payload: { status: 'DECLINED' },
+      }),
+    },
+    'DELETE /api/borrow-requests/:id': {
+      expect: circleA(403, { member: OK }),
+      call: async () => ({ url: `/api/borrow-requests/${await freshAsk()}` }),
     },
 
     // The ledger: members of the circle read it; anyone else gets the 404 of a foreign resource.

@@ -46,6 +46,7 @@ type Ref =
   | 'imageFile'
   | 'avatarFile'
   | 'credential'
+  | 'borrowRequest'
 
 interface FuzzEntry {
   /** Real values for each path parameter (the fuzz also tries random UUIDs and garbage). */
@@ -116,6 +117,12 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/handovers/': {},
   'PUT /api/handovers/:id/status': { params: { id: ['handover', 'confirmedHandover'] } },
   'DELETE /api/handovers/:id': { params: { id: ['handover', 'confirmedHandover'] } },
+  // asks to borrow (issue 26)
+  'POST /api/items/:id/borrow-requests': { params: { id: ['item', 'pendingItem', 'movedItem'] } },
+  'GET /api/items/:id/borrow-requests': { params: { id: ['item', 'movedItem'] } },
+  'GET /api/borrow-requests': {},
+  'PUT /api/borrow-requests/:id': { params: { id: ['borrowRequest'] } },
+  'DELETE /api/borrow-requests/:id': { params: { id: ['borrowRequest'] } },
   // ledger
   'GET /api/blockchain/': {},
   'GET /api/blockchain/verify/:circleId': { params: { circleId: ['circle'] } },
@@ -211,6 +218,14 @@ async function seedWorld(): Promise<World> {
   const pending = await pendingHandover(t, admin, member, pendingItem.id, { secretMessage: 'code 1234' })
   const confirmed = await handOver(t, admin, member, movedItem.id, { requesterComment: 'enjoy' })
   const invitation = await qrInvitation(t, admin, circle.id, uniqueEmail('invitee'))
+  const ask = await t.app.inject({
+    method: 'POST',
+    url: `/api/items/${item.id}/borrow-requests`,
+    headers: member.auth,
+    payload: { wishedUntil: new Date(Date.now() + 7 * 86_400_000).toISOString(), message: 'May I?' },
+  })
+  if (ask.statusCode !== 201) throw new Error(`ask: ${ask.statusCode} ${ask.body}`)
+  const borrowRequestId = (ask.json() as { borrowRequest: { id: string } }).borrowRequest.id
   const form = multipart('image', { name: 'p.png', type: 'image/png', bytes: picture })
   const upload = await t.app.inject({
     method: 'POST',
@@ -259,8 +274,10 @@ async function seedWorld(): Promise<World> {
     imageFile: [imageUrl.split('/').pop() ?? 'x', (imageUrl.split('/').pop() ?? 'x').replace('.', '-small.')],
     avatarFile: [avatarUrl.split('/').pop() ?? 'x'],
     credential: ['AAAA', 'bm90LWEtY3JlZGVudGlhbA'],
+    borrowRequest: [borrowRequestId],
   }
   const ids = [circle.id, item.id, pendingItem.id, movedItem.id, pending.id, confirmed.id, invitation.id]
+  ids.push(borrowRequestId)
   ids.push(admin.user.id, member.user.id, outsider.user.id, ...blockIds)
   return {
     admin,

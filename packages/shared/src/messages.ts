@@ -196,6 +196,26 @@ export const MESSAGES = {
   loanDueAtInvalid: 'Please choose a valid return date',
   loanDueAtPast: 'The return date must be in the future',
   borrowRequestNotFound: 'Request to borrow not found',
+  // h-borrow: ask to borrow and the waiting list (docs/decisions/0048).
+  borrowRequestCreated: 'You asked to borrow this item. The owner will answer.',
+  borrowRequestAccepted: 'A loan request went to the person who asked.',
+  borrowRequestDeclined: 'You declined the request to borrow.',
+  borrowRequestWithdrawn: 'You withdrew your request to borrow.',
+  borrowRequestExists: 'You have already asked to borrow this item. Withdraw that request to ask again.',
+  borrowOwnItem: 'You cannot ask to borrow your own item.',
+  borrowItemIsolated: 'Its owner has left the circle, so this item cannot be borrowed.',
+  borrowItemNotLendable: 'Only an item its holder owns completely can be lent.',
+  borrowAlreadyBorrowing: 'You are borrowing this item already.',
+  borrowWishedUntilPast: 'The end of the wished period must be in the future',
+  borrowWishedOrder: 'The end of the wished period must be after its start',
+  borrowOnlyOwner: 'Only the owner of the item can answer a request to borrow it.',
+  borrowOnlyAsker: 'Only the person who asked can withdraw a request to borrow.',
+  borrowRequestClosed: 'This request to borrow is no longer open.',
+  borrowRequestNotWaiting:
+    'This request has already been answered: a loan request went to the person who asked.',
+  borrowItemOnLoan: 'The item is on loan right now. The request stays in the queue until it comes back.',
+  borrowItemPendingHandover:
+    'The item has a handover request waiting for an answer. The request stays in the queue until that is settled.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -34,6 +34,19 @@ export interface ServerToClientEvents {
     },
     eventId?: SocketEventId,
   ) => void
+  /**
+   * An ask to borrow changed (issue 26, docs/decisions/0048): sent to its asker and the item's owner;
+   * the item's circle hears `item_update` (its queue length changed).
+   */
+  borrow_request_update: (
+    payload: {
+      borrowRequestId: string
+      itemId: string
+      circleId: string
+      status: 'WAITING' | 'OFFERED' | 'BORROWED' | 'DECLINED' | 'WITHDRAWN' | 'CLOSED'
+    },
+    eventId?: SocketEventId,
+  ) => void
   circle_update: (payload: { circleId: string }, eventId?: SocketEventId) => void
   item_update: (payload: { itemId: string; circleId: string }, eventId?: SocketEventId) => void
   circle_joined: (payload: { circleId: string }, eventId?: SocketEventId) => void

@@ -42,6 +42,15 @@ export interface DomainEvents {
     status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
   }
   'activity.created': { notices: Notice[] }
+  /** An ask to borrow changed (docs/decisions/0048): its asker's and owner's pages refresh. */
+  'borrowRequest.changed': {
+    borrowRequestId: string
+    itemId: string
+    circleId: string
+    askerId: string
+    ownerId: string
+    status: 'WAITING' | 'OFFERED' | 'BORROWED' | 'DECLINED' | 'WITHDRAWN' | 'CLOSED'
+  }
   /** Every session of the user ended (a password reset): their sockets close. */
   'sessions.ended': { userId: string }
 }

@@ -16,6 +16,7 @@ const owners: Record<string, string> = {
   invitations: 'circles',
   items: 'items',
   handovers: 'handovers',
+  borrowRequests: 'borrow-requests',
   blocks: 'ledger',
   ledgerHeads: 'ledger',
   ledgerCheckpoints: 'ledger',

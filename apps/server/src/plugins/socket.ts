@@ -440,6 +440,16 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
         })),
       )
     }),
+    subscribe('borrowRequest.changed', ({ borrowRequestId, itemId, circleId, status, askerId, ownerId }) => {
+      const payload = { borrowRequestId, itemId, circleId, status }
+      send(
+        [...new Set([askerId, ownerId])].map((id) => ({
+          room: userRoom(id),
+          event: 'borrow_request_update' as const,
+          payload,
+        })),
+      )
+    }),
     subscribe('activity.created', ({ notices }) => {
       send(
         notices.map(({ userId, activity }) => ({

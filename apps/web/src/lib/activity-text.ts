@@ -16,7 +16,9 @@ export function activityHref(activity: TActivity): string {
 }
 
 /** A request's entry says what became of it: `activity.PENDING_HANDOVER_REJECTED` and the like. */
-function outcomeKey(activity: TActivity) {
+function outcomeKey(
+  activity: Exclude<TActivity, { type: 'BORROW_REQUESTED' | 'BORROW_DECLINED' | 'BORROW_OFFERED' }>,
+) {
   if (activity.type !== 'PENDING_HANDOVER') return `activity.${activity.type}` as const
   const status = activity.handoverStatus
   if (!status || status === 'PENDING') return 'activity.PENDING_HANDOVER' as const
@@ -52,6 +54,16 @@ export function activityText(t: TFunction, activity: TActivity): string {
         ns: 'common',
         sender: personName(activity.data.sender.name),
         receiver: personName(activity.data.receiver.name),
+        item: activity.data.item.name,
+      })
+    case 'BORROW_REQUESTED':
+    case 'BORROW_DECLINED':
+    case 'BORROW_OFFERED':
+      // Asks to borrow (issue 26, docs/decisions/0048).
+      return t(key, {
+        ns: 'common',
+        asker: personName(activity.data.asker.name),
+        owner: personName(activity.data.owner.name),
         item: activity.data.item.name,
       })
     default:

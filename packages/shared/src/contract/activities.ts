@@ -8,6 +8,10 @@ export const ACTIVITY_TYPES = [
   'AUTO_TRANSFER',
   'CIRCLE_INVITATION',
   'REMOVED_FROM_CIRCLE',
+  // h-borrow (issue 26, docs/decisions/0048): asks to borrow and the waiting list.
+  'BORROW_REQUESTED',
+  'BORROW_DECLINED',
+  'BORROW_OFFERED',
 ] as const
 export const ZActivityType = z.enum(ACTIVITY_TYPES)
 export type TActivityType = z.infer<typeof ZActivityType>
@@ -43,6 +47,21 @@ export const ZRemovedActivityData = z.object({
   admin: ZName,
 })
 
+/**
+ * BORROW_REQUESTED (to the owner: someone asked), BORROW_DECLINED (to the asker, never the reason: the
+ * feed names it only), BORROW_OFFERED (to the owner: the next in line was offered the item on its
+ * return, as a LOAN handover request the owner may cancel). Never the ask's message.
+ */
+export const ZBorrowActivityData = z.object({
+  item: z.object({ id: z.uuid(), name: z.string() }),
+  asker: ZName,
+  owner: ZName,
+  circleId: z.uuid(),
+  borrowRequestId: z.uuid(),
+  /** BORROW_OFFERED: the LOAN handover request made for the asker. */
+  handoverId: z.uuid().nullable().optional(),
+})
+
 const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D) =>
   z.object({
     id: z.uuid(),
@@ -68,6 +87,9 @@ export const ZActivity = z
     activity('NEW_ITEM', ZNewItemActivityData),
     activity('CIRCLE_INVITATION', ZInvitationActivityData),
     activity('REMOVED_FROM_CIRCLE', ZRemovedActivityData),
+    activity('BORROW_REQUESTED', ZBorrowActivityData),
+    activity('BORROW_DECLINED', ZBorrowActivityData),
+    activity('BORROW_OFFERED', ZBorrowActivityData),
   ])
   .meta({ id: 'Activity' })
 export type TActivity = z.infer<typeof ZActivity>
@@ -75,6 +97,7 @@ export type THandoverActivityData = z.infer<typeof ZHandoverActivityData>
 export type TNewItemActivityData = z.infer<typeof ZNewItemActivityData>
 export type TInvitationActivityData = z.infer<typeof ZInvitationActivityData>
 export type TRemovedActivityData = z.infer<typeof ZRemovedActivityData>
+export type TBorrowActivityData = z.infer<typeof ZBorrowActivityData>
 
 /** GET /api/activities/recent: newest first, at most LIMITS.dashboardActivities. */
 export const ZRecentActivitiesResponse = z.object({ activities: z.array(ZActivity) })

@@ -1,6 +1,7 @@
 import {
   LIMITS,
   type TActivity,
+  type TBorrowActivityData,
   type TDashboardStats,
   type THandoverStatus,
   type THandoverActivityData,
@@ -33,6 +34,16 @@ function handoverTitle(type: HandoverActivityType, d: THandoverActivityData): st
   return `${d.item.name} passed from ${sender} to ${receiver}${why}`
 }
 
+type BorrowActivityType = 'BORROW_REQUESTED' | 'BORROW_DECLINED' | 'BORROW_OFFERED'
+
+function borrowTitle(type: BorrowActivityType, d: TBorrowActivityData): string {
+  const asker = shown(d.asker.name)
+  const owner = shown(d.owner.name)
+  if (type === 'BORROW_REQUESTED') return `${asker} asks to borrow ${d.item.name}`
+  if (type === 'BORROW_DECLINED') return `${owner} declined your request to borrow ${d.item.name}`
+  return `${d.item.name} was offered to ${asker}, next in line`
+}
+
 /** The plain English title of an entry, from its type and data (written with the entry, and again when names are erased). */
 type ActivityEntry<A = TActivity> = A extends { type: infer T; data: infer D } ? { type: T; data: D } : never
 
@@ -48,6 +59,10 @@ export function activityTitle(activity: ActivityEntry): string {
       return `${activity.data.admin?.name || 'Administrator'} invited you to ${activity.data.circle.name}`
     case 'REMOVED_FROM_CIRCLE':
       return `${shown(activity.data.admin.name)} removed you from ${activity.data.circle.name}`
+    case 'BORROW_REQUESTED':
+    case 'BORROW_DECLINED':
+    case 'BORROW_OFFERED':
+      return borrowTitle(activity.type, activity.data)
   }
 }
 
@@ -94,6 +109,21 @@ export function createActivitiesService(ctx: AppContext) {
   async function recordRemoval(tx: Executor, userId: string, data: TRemovedActivityData) {
     const title = activityTitle({ type: 'REMOVED_FROM_CIRCLE', data })
     const rows = await repo.insertActivities(tx, [{ userId, type: 'REMOVED_FROM_CIRCLE', title, data }])
+    return rows.map(toNotice)
+  }
+
+  /** An ask to borrow's entry (docs/decisions/0048): to the owner, or to the asker. */
+  async function recordBorrow(
+    tx: Executor,
+    type: BorrowActivityType,
+    recipients: string[],
+    data: TBorrowActivityData,
+  ): Promise<Notice[]> {
+    const title = borrowTitle(type, data)
+    const rows = await repo.insertActivities(
+      tx,
+      [...new Set(recipients)].map((userId) => ({ userId, type, title, data })),
+    )
     return rows.map(toNotice)
   }
 
@@ -151,6 +181,7 @@ export function createActivitiesService(ctx: AppContext) {
         erase('sender', row.senderId === userId),
         erase('receiver', row.receiverId === userId),
         erase('owner'),
+        erase('asker'),
         erase('admin'),
       ].some(Boolean)
       if (!touched) continue
@@ -166,6 +197,7 @@ export function createActivitiesService(ctx: AppContext) {
     recordNewItem,
     recordInvitation,
     recordRemoval,
+    recordBorrow,
     publish,
     recent,
     stats,

@@ -13,6 +13,7 @@ import type { Executor } from '../../db/client'
 import { users } from '../../db/schema'
 import { AppError, notFound } from '../../lib/errors'
 import type { ActivitiesService } from '../activities/activities.service'
+import type { BorrowRequestsService } from '../borrow-requests/borrow-requests.service'
 import type { HandoversService } from '../handovers/handovers.service'
 import type { ItemsService } from '../items/items.service'
 import { requireAdmin, requireMember } from '../membership/access'
@@ -29,11 +30,15 @@ export interface CircleItems {
 /** What the circles module needs of the handovers module. */
 export type CircleHandovers = Pick<HandoversService, 'withdrawInvolving' | 'announceWithdrawn'>
 
+/** What the circles module needs of the asks to borrow (issue 26): a departure closes the open ones. */
+export type CircleBorrowRequests = Pick<BorrowRequestsService, 'closeInvolving' | 'announceClosed'>
+
 export function createCirclesService(
   ctx: AppContext,
   items: CircleItems,
   handovers: CircleHandovers,
   activities: Pick<ActivitiesService, 'publish' | 'recordRemoval'>,
+  borrowRequests?: CircleBorrowRequests,
 ) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
     const circle = await repo.findCircle(db, id)
@@ -98,8 +103,9 @@ export function createCirclesService(
   ) {
     await repo.recordDeparture(tx, circleId, userId, reason)
     const withdrawn = await handovers.withdrawInvolving(tx, circleId, userId)
+    const closed = (await borrowRequests?.closeInvolving(tx, circleId, userId)) ?? []
     const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId, reason)
-    return { withdrawn, moved, notices }
+    return { withdrawn, closed, moved, notices }
   }
 
   /** After the departure commits: the member's sockets leave the room, everyone's views refresh. */
@@ -111,6 +117,7 @@ export function createCirclesService(
     ctx.events.publish('membership.ended', { circleId, userId })
     ctx.events.publish('circle.updated', { circleId })
     handovers.announceWithdrawn(released.withdrawn)
+    borrowRequests?.announceClosed(released.closed)
     for (const item of released.moved) ctx.events.publish('item.updated', { circleId, itemId: item.id })
     activities.publish(released.notices)
   }

@@ -74,6 +74,17 @@ function activityData(row: HandoverViewRow) {
   }
 }
 
+/**
+ * A handover request was answered (CONFIRMED, REJECTED) or its sender cancelled it (CANCELLED). Told
+ * inside that transaction, after the change (and, for a confirmation, after the item moved and the block
+ * was appended), so a module above this one (borrow requests) keeps its rows in step without this module
+ * importing it. A listener may return a function to run after the commit (its announcements).
+ */
+export type HandoverAnsweredListener = (
+  tx: Executor,
+  event: { handover: HandoverRow; status: 'CONFIRMED' | 'REJECTED' | 'CANCELLED' },
+) => Promise<(() => void) | void>
+
 export function createHandoversService(
   ctx: AppContext,
   ledger: LedgerService,
@@ -82,6 +93,27 @@ export function createHandoversService(
   items: Pick<ItemsService, 'lockForHandover' | 'moveTo'>,
 ) {
   const itemUrl = (itemId: string) => `${ctx.config.publicUrl}/items/${itemId}`
+  const answeredListeners: HandoverAnsweredListener[] = []
+
+  /** Registers a listener for answers and cancels (see HandoverAnsweredListener). */
+  function onAnswered(listener: HandoverAnsweredListener) {
+    answeredListeners.push(listener)
+  }
+
+  async function tellAnswered(
+    tx: Executor,
+    handover: HandoverRow,
+    status: 'CONFIRMED' | 'REJECTED' | 'CANCELLED',
+  ) {
+    const later: (() => void)[] = []
+    for (const listener of answeredListeners) {
+      const next = await listener(tx, { handover, status })
+      if (next) later.push(next)
+    }
+    return () => {
+      for (const run of later) run()
+    }
+  }
 
   /** The email notice of a handover step, if its recipient wants it (inside the transaction). */
   function notify(tx: Executor, row: HandoverViewRow, step: 'requested' | 'CONFIRMED' | 'REJECTED') {
@@ -217,7 +249,7 @@ export function createHandoversService(
     id: string,
     input: THandoverAnswer,
   ): Promise<{ handover: THandover; receipt?: TLedgerReceipt }> {
-    const { row, names, feed, receipt } = await ctx.db.transaction(async (tx) => {
+    const { row, names, feed, receipt, after } = await ctx.db.transaction(async (tx) => {
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
@@ -227,17 +259,22 @@ export function createHandoversService(
       // circle waits for as long as a confirmation holds it. A refused confirmation rolls them back.
       const names = (await repo.findHandover(tx, id))!
       await notify(tx, names, input.status)
-      if (input.status !== 'CONFIRMED') return { row: handover, names, feed: [], receipt: undefined }
+      if (input.status !== 'CONFIRMED') {
+        const after = await tellAnswered(tx, handover, input.status)
+        return { row: handover, names, feed: [], receipt: undefined, after }
+      }
       const parties = [handover.senderId, handover.receiverId]
       const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
       const receipt = await confirm(tx, handover, names, input.receiverComment)
-      return { row: handover, names, feed, receipt }
+      const after = await tellAnswered(tx, handover, input.status)
+      return { row: handover, names, feed, receipt, after }
     })
     // The answer from what the transaction read after its update, and the block it appended.
     const block = receipt ? { blockId: receipt.blockId, blockHash: receipt.leafHash } : {}
     const handover = toHandover({ ...names, ...block }, actor)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
     announce(row, input.status, feed)
+    after()
     ctx.nudgeMail()
     return { handover, receipt }
   }
@@ -277,16 +314,18 @@ export function createHandoversService(
 
   /** The sender withdraws a PENDING request; it stays in the history as CANCELLED. */
   async function cancel(actor: TUser, id: string): Promise<void> {
-    const handover = await ctx.db.transaction(async (tx) => {
+    const { handover, after } = await ctx.db.transaction(async (tx) => {
       const row = await repo.lockHandover(tx, id)
       if (!row) throw handoverNotFound()
       if (row.senderId !== actor.id) await refuse(tx, row, actor, MESSAGES.handoverOnlySender)
       if (row.status !== 'PENDING') throw notPending(row)
       await repo.cancelHandover(tx, id)
-      return row
+      return { handover: row, after: await tellAnswered(tx, row, 'CANCELLED') }
     })
     ctx.log.info({ handoverId: id }, 'handover cancelled')
     announce(handover, 'CANCELLED')
+    after()
+    ctx.nudgeMail()
   }
 
   /**
@@ -296,6 +335,18 @@ export function createHandoversService(
    */
   function withdrawInvolving(tx: Executor, circleId: string, userId: string): Promise<HandoverRow[]> {
     return repo.cancelPendingInvolving(tx, circleId, userId)
+  }
+
+  /**
+   * For a module above this one, inside its transaction: cancels the request if it is still PENDING
+   * (without telling the `onAnswered` listeners: the caller is the one who acts). Returns the cancelled
+   * row, for `announceWithdrawn` after the commit.
+   */
+  async function cancelInTx(tx: Executor, id: string): Promise<HandoverRow[]> {
+    const row = await repo.lockHandover(tx, id)
+    if (!row || row.status !== 'PENDING') return []
+    await repo.cancelHandover(tx, id)
+    return [row]
   }
 
   function announceWithdrawn(withdrawn: HandoverRow[]) {
@@ -312,6 +363,8 @@ export function createHandoversService(
     cancel,
     withdrawInvolving,
     announceWithdrawn,
+    onAnswered,
+    cancelInTx,
   }
 }
 

@@ -13,6 +13,9 @@ const ownerIsMember = sql<boolean>`exists (select 1 from circle_members m where 
 const hasPendingHandover = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'PENDING')`
 const locked = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'CONFIRMED')`
 
+/** How many members wait to borrow it: asks WAITING or OFFERED (issue 26, docs/decisions/0048). */
+const queueLength = sql<number>`(select count(*)::int from borrow_requests b where b.item_id = ${items.id} and b.status in ('WAITING', 'OFFERED'))`
+
 const itemView = {
   item: items,
   ownerName: users.name,
@@ -21,6 +24,7 @@ const itemView = {
   ownerIsMember,
   hasPendingHandover,
   locked,
+  queueLength,
 }
 
 export type ItemViewRow = {
@@ -31,6 +35,7 @@ export type ItemViewRow = {
   ownerIsMember: boolean
   hasPendingHandover: boolean
   locked: boolean
+  queueLength: number
 }
 
 function selectItems(db: Executor) {

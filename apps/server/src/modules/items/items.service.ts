@@ -40,7 +40,7 @@ function toItem(row: ItemViewRow): TItem {
     hasPendingHandovers: row.hasPendingHandover,
     locked: row.locked,
     // Issue 26: filled from the loans and borrow_requests tables by the lending work (TODO h-loans/h-borrow).
-    lending: { loan: null, queueLength: 0 },
+    lending: { loan: null, queueLength: Number(row.queueLength) },
   }
 }
 

@@ -12,6 +12,8 @@ const COLUMN = {
   handoverRequests: 'notifyHandoverRequests',
   handoverAnswers: 'notifyHandoverAnswers',
   invitations: 'notifyInvitations',
+  // Issue 26 (h-borrow): asks to borrow, answers to them, the next in line offered.
+  borrowRequests: 'notifyBorrowRequests',
 } as const satisfies Record<NoticeKind, keyof UserRow>
 
 /**

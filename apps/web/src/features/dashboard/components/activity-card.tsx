@@ -24,6 +24,9 @@ const ICONS: Record<TActivity['type'], { icon: LucideIcon; tone: string }> = {
   NEW_ITEM: { icon: PackagePlus, tone: 'bg-accent-soft text-accent-text' },
   CIRCLE_INVITATION: { icon: Mail, tone: 'bg-info-soft text-info' },
   REMOVED_FROM_CIRCLE: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
+  BORROW_REQUESTED: { icon: Inbox, tone: 'bg-info-soft text-info' },
+  BORROW_DECLINED: { icon: Undo2, tone: 'bg-surface-2 text-fg-muted' },
+  BORROW_OFFERED: { icon: ArrowLeftRight, tone: 'bg-warning-soft text-warning' },
 }
 
 /** A request answered or cancelled since loses the 'open' colour of a request. */
