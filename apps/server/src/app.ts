@@ -3,7 +3,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { constants as zlib } from 'node:zlib'
 import compress from '@fastify/compress'
-import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+  type RouteOptions,
+} from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { Config } from './config'
 import type { AppContext } from './context'
@@ -100,6 +105,12 @@ declare module 'fastify' {
 
 const JSON_BODY_LIMIT = 64 * 1024
 
+/** The zod compilers as Fastify's compiler factories (its types expect Ajv's and fast-json-stringify's). */
+const zodCompilers = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+
 /** Builds the whole app: external plugins, then our plugins, then the modules. Does not listen. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = opts
@@ -118,6 +129,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // While closing, a request on a busy keep-alive connection is still served (with `Connection:
     // close`) instead of Fastify's bare 503: the request was accepted before the signal (lib/shutdown.ts).
     return503OnClosing: false,
+    // Every route validates and serializes with zod (set below); naming the compilers here as well keeps
+    // Fastify from loading Ajv and fast-json-stringify at construction for nothing (docs/decisions/0045).
+    schemaController: { compilersFactory: zodCompilers },
   })
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute)
   // The API speaks JSON only (uploads add multipart later); anything else is 415, not a confusing 400.

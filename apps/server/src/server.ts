@@ -6,7 +6,7 @@ import { ledgerSigner } from './lib/ledger-signer'
 import { ConfigError, type Config, loadConfig } from './config'
 import { openDatabase } from './db/client'
 import { MigrationError, migratePostgres } from './db/migrate'
-import { openMigratedPglite } from './db/pglite-start'
+import { openMigratedPglite, whileStarting } from './db/pglite-start'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
@@ -59,7 +59,7 @@ process.on('uncaughtException', (error) => {
 })
 
 try {
-  await start(loadConfig())
+  await whileStarting(() => start(loadConfig()))
 } catch (error) {
   console.error(
     error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MigrationError

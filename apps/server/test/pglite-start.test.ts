@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { fromPglite, pgliteDataDir, pgliteOptions } from '../src/db/client'
-import { fullyMigrated, openMigratedPglite } from '../src/db/pglite-start'
+import { fullyMigrated, openMigratedPglite, whileStarting } from '../src/db/pglite-start'
 import { holdDataDir } from '../src/lib/data-dir-lock'
 
 // The embedded database's start (docs/decisions/0045): a migrated DATA_DIR opens without the
@@ -105,5 +105,31 @@ describe('openMigratedPglite', () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe('whileStarting', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+
+  it('holds the event loop open while the start runs, and lets go after it', async () => {
+    const before = timers()
+    let during = 0
+    const result = await whileStarting(async () => {
+      during = timers()
+      return 'started'
+    })
+    expect(result).toBe('started')
+    expect(during).toBe(before + 1)
+    expect(timers()).toBe(before)
+  })
+
+  it('lets go when the start fails, and passes the error on', async () => {
+    const before = timers()
+    await expect(
+      whileStarting(async () => {
+        throw new Error('no start')
+      }),
+    ).rejects.toThrow('no start')
+    expect(timers()).toBe(before)
   })
 })

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { sql } from 'drizzle-orm'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { type Database, type Db, openDatabase, pgliteDataDir } from './client'
@@ -55,4 +56,33 @@ export async function openMigratedPglite(
   }
   await migrate(config.dataDir, lockFd)
   return openDatabase(opts)
+}
+
+/** V8's default for `--wasm-num-compilation-tasks` (Node 20's V8), restored once the start is over. */
+const WASM_COMPILATION_TASKS_DEFAULT = 128
+
+/**
+ * Runs the server's start (`work`, up to listening) under two settings that keep PGlite's start off
+ * the slow path (docs/decisions/0045). PostgreSQL's startup code runs in WebAssembly and V8 compiles
+ * its hot functions again, optimised, on background threads:
+ * - at most one such thread while starting (`--wasm-num-compilation-tasks=1`, as many as it likes
+ *   otherwise): on a 2-core machine the default's four compete with the start's own thread; the
+ *   default returns afterwards, so requests tier up as before;
+ * - a timer holds the event loop open: while PGlite's start awaits a WebAssembly promise nothing else
+ *   does, and with no open handle Node waits for every background task to finish (the optimising
+ *   compiles included, several hundred milliseconds) before it runs the next callback.
+ * A `--wasm-num-compilation-tasks` given to node (NODE_OPTIONS) is left alone.
+ */
+export async function whileStarting<T>(work: () => Promise<T>): Promise<T> {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
+    arg.includes('wasm-num-compilation-tasks'),
+  )
+  if (!given) v8.setFlagsFromString('--wasm-num-compilation-tasks=1')
+  const open = setInterval(() => {}, 60_000)
+  try {
+    return await work()
+  } finally {
+    clearInterval(open)
+    if (!given) v8.setFlagsFromString(`--wasm-num-compilation-tasks=${WASM_COMPILATION_TASKS_DEFAULT}`)
+  }
 }
