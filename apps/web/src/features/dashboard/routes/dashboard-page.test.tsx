@@ -53,6 +53,9 @@ function dashboardApi(overrides: Record<string, () => Response> = {}) {
     'GET /api/dashboard/stats': () => json(200, { totalCircles: 4, pendingHandovers: 1, ownedItems: 3 }),
     'GET /api/circles': () => json(200, { circles: [1, 2, 3, 4].map(circle) }),
     'GET /api/handovers': () => json(200, { handovers: [] }),
+    'GET /api/loans?role=borrowed&status=active': () => json(200, { loans: [] }),
+    'GET /api/loans?role=lent&status=active': () => json(200, { loans: [] }),
+    'GET /api/borrow-requests?role=of-me': () => json(200, { borrowRequests: [] }),
     ...overrides,
   })
 }
