@@ -94,7 +94,10 @@ async function renderAs(
     [`GET /api/items/${ITEM}/borrow-requests`]: () => json(200, { borrowRequests: [] }),
     ...extra,
   })
-  await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, { namespaces: ['items', 'loans'], language })
+  await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, {
+    namespaces: ['items', 'loans'],
+    language,
+  })
   await screen.findByRole('heading', { level: 1, name: 'Cordless drill' })
   return fetchMock
 }

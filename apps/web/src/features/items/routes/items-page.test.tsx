@@ -72,7 +72,9 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
 
   it('puts a chosen filter and the typed words into the URL', async () => {
     api(() => [item(1, 'Cordless drill')])
-    const { router } = await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items', 'loans'] })
+    const { router } = await renderPages({ '/items': ItemsPage }, '/items', {
+      namespaces: ['items', 'loans'],
+    })
     await screen.findByText('1 item')
     fireEvent.change(screen.getByRole('combobox', { name: 'Held by' }), { target: { value: 'all' } })
     await waitFor(() => expect(router.state.location.search).toBe('?holder=all'))
