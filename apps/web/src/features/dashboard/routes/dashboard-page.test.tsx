@@ -306,3 +306,14 @@ describe("DashboardPage: 'Waiting for you' (issue 23)", () => {
     expect(screen.queryByRole('link', { name: /Ida wants to hand you Drill/ })).toBeNull()
   })
 })
+
+describe("DashboardPage: loans in 'Waiting for you' (issue 26)", () => {
+  it('a loan request reads as a loan with its return date before accepting', async () => {
+    startSession(validToken(), testUser)
+    const loan = request({ kind: 'LOAN', dueAt: new Date(2026, 11, 3, 23, 59).toISOString() })
+    dashboardApi({ 'GET /api/handovers': () => json(200, { handovers: [loan] }) })
+    await renderPages({ '/dashboard': DashboardPage }, '/dashboard', { namespaces: ['dashboard', 'loans'] })
+    expect(await screen.findByRole('heading', { name: 'Ida wants to lend you Drill' })).toBeTruthy()
+    expect(screen.getByText('Lend until Dec 3, 2026')).toBeTruthy()
+  })
+})
