@@ -15,18 +15,25 @@ import {
   useStartReturn,
   useWithdrawExtension,
 } from '@/lib/lending/api'
-import { DEFAULT_LOAN_DAYS, dueAtFrom, END_OF_DAY, formatDue, localDateValue } from '@/lib/lending/dates'
+import {
+  DEFAULT_LOAN_DAYS,
+  dueAtFrom,
+  END_OF_DAY,
+  formatDue,
+  localDateValue,
+  localTimeValue,
+} from '@/lib/lending/dates'
 import { personName } from '@/lib/person-name'
 import { failureMessage } from '@/lib/server-errors'
 import { type Outcome, useOutcome } from './use-outcome'
 
 type Dialog = 'return' | 'extend' | 'change' | null
 
-/** The loan's date moved by `days`, as the date and time inputs hold it (the end of the day). */
+/** The loan's date moved by `days`, as the date and time inputs hold it (its time kept). */
 function dueValue(iso: string, days: number): DueValue {
   const date = new Date(iso)
   date.setDate(date.getDate() + days)
-  return { date: localDateValue(date), time: END_OF_DAY }
+  return { date: localDateValue(date), time: localTimeValue(date) }
 }
 
 /**
