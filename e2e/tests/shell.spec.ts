@@ -133,7 +133,7 @@ test.describe('signed in', () => {
 
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome back, Grace Hopper' })).toBeVisible()
     const nav = appHeader(page).getByRole('navigation', { name: 'Main' })
-    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Circles', 'Items', 'Ledger'])
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Circles', 'Items', 'Loans', 'Ledger'])
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page')
     await expect(appHeader(page).getByRole('link', { name: 'Profile' })).toBeVisible()
     await expect(appHeader(page).getByRole('link', { name: 'Log in' })).toHaveCount(0)

@@ -55,6 +55,7 @@ const page = {
   circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
   items: () => import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
   item: remountOnPath(() => import('@/features/items/routes/item-page').then((m) => m.ItemPage)),
+  loans: () => import('@/features/loans/routes/loans-page').then((m) => m.LoansPage),
   handover: remountOnPath(() => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage)),
   ledger: remountOnPath(() => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage)),
   block: remountOnPath(() => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage)),
@@ -105,18 +106,20 @@ export const routes: RouteObject[] = [
       {
         Component: RequireAuth,
         children: [
-          { path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard') },
+          { path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard', 'loans') },
           { path: 'circles', ...lazyPage(page.circles, 'circles') },
           { path: 'circles/create', ...lazyPage(page.createCircle, 'circles') },
           // Spec 001 §2: both path forms are in use; they are one screen.
           { path: 'circles/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
           { path: 'circle/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
           // Spec 001 §2: with or without the trailing slash (react-router matches both).
-          { path: 'circle/:circleId/items', ...lazyPage(page.circleItems, 'items') },
-          { path: 'circle/:circleId/items/:itemId/edit', ...lazyPage(page.circleItems, 'items') },
-          { path: 'items', ...lazyPage(page.items, 'items') },
-          { path: 'items/:itemId', ...lazyPage(page.item, 'items') },
-          { path: 'items/:itemId/handover', ...lazyPage(page.handover, 'items') },
+          { path: 'circle/:circleId/items', ...lazyPage(page.circleItems, 'items', 'loans') },
+          { path: 'circle/:circleId/items/:itemId/edit', ...lazyPage(page.circleItems, 'items', 'loans') },
+          { path: 'items', ...lazyPage(page.items, 'items', 'loans') },
+          { path: 'items/:itemId', ...lazyPage(page.item, 'items', 'loans') },
+          { path: 'items/:itemId/handover', ...lazyPage(page.handover, 'items', 'loans') },
+          // Issue 26: borrowed, lent and requested.
+          { path: 'loans', ...lazyPage(page.loans, 'loans') },
           { path: 'blockchain', ...lazyPage(page.ledger, 'ledger') },
           { path: 'blockchain/circle/:circleId', ...lazyPage(page.ledger, 'ledger') },
           { path: 'blockchain/item/:itemId', ...lazyPage(page.ledger, 'ledger') },

@@ -55,6 +55,11 @@ export function AppFooter() {
                 </Link>
               </li>
               <li>
+                <Link to="/loans" className={LINK}>
+                  {t('nav.loans')}
+                </Link>
+              </li>
+              <li>
                 <Link to="/blockchain" className={LINK}>
                   {t('nav.blockchain')}
                 </Link>

@@ -1,5 +1,6 @@
 import {
   Blocks,
+  Handshake,
   LayoutDashboard,
   LogIn,
   LogOut,
@@ -24,13 +25,14 @@ import { setFooterVisible, useFooterVisible } from '@/lib/footer-preference'
 import { signOutAndLeave } from '@/lib/sign-out'
 import { useSession } from '@/lib/use-session'
 
-type NavKey = 'nav.dashboard' | 'nav.circles' | 'nav.items' | 'nav.blockchain'
+type NavKey = 'nav.dashboard' | 'nav.circles' | 'nav.items' | 'nav.loans' | 'nav.blockchain'
 
 /** The signed-in areas (spec 000 §2). Circles, items and the ledger arrive with later issues. */
 export const APP_NAV: ReadonlyArray<{ to: string; label: NavKey; icon: LucideIcon }> = [
   { to: '/dashboard', label: 'nav.dashboard', icon: LayoutDashboard },
   { to: '/circles', label: 'nav.circles', icon: UsersRound },
   { to: '/items', label: 'nav.items', icon: Package },
+  { to: '/loans', label: 'nav.loans', icon: Handshake },
   { to: '/blockchain', label: 'nav.blockchain', icon: Blocks },
 ]
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
+import { formatDue } from '@/lib/lending/dates'
 import { personName } from '@/lib/person-name'
 
 export interface HandoverAnswerProps {
@@ -19,14 +20,24 @@ export interface HandoverAnswerProps {
  * reply, Accept and Reject. Texts in the `common` namespace, loaded on every page.
  */
 export function HandoverAnswer({ handover, busy, onAnswer }: HandoverAnswerProps) {
-  const { t } = useTranslation('common')
+  const { t, i18n } = useTranslation('common')
+  const language = i18n.resolvedLanguage ?? i18n.language
   const [comment, setComment] = useState('')
   const sender = personName(handover.sender.name)
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm text-fg-muted">
-        {t(handover.completeOwnership ? 'handoverAnswer.gives.complete' : 'handoverAnswer.gives.partial')}
-      </p>
+      {handover.kind === 'LOAN' && handover.dueAt ? (
+        // Issue 26: the return date, read before accepting.
+        <p className="text-sm font-medium">
+          {t('handoverAnswer.lendUntil', { date: formatDue(handover.dueAt, language) })}
+        </p>
+      ) : handover.kind === 'RETURN' ? (
+        <p className="text-sm font-medium">{t('handoverAnswer.returnOf', { item: handover.item.name })}</p>
+      ) : (
+        <p className="text-sm text-fg-muted">
+          {t(handover.completeOwnership ? 'handoverAnswer.gives.complete' : 'handoverAnswer.gives.partial')}
+        </p>
+      )}
       {handover.requesterComment ? (
         <p className="text-sm break-words">
           <span className="text-fg-muted">{t('handoverAnswer.senderSaid', { name: sender })} </span>

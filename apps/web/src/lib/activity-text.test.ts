@@ -1,7 +1,7 @@
 import type { TActivity } from '@circles/shared'
 import i18n from 'i18next'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { activityText } from '@/lib/activity-text'
+import { activityHref, activityText } from '@/lib/activity-text'
 import { initI18n, setLanguage } from '@/lib/i18n'
 
 beforeAll(async () => {
@@ -49,5 +49,28 @@ describe('activityText with a deleted person', () => {
     await setLanguage('de')
     expect(activityText(i18n.t, moved)).toContain('Gelöschtes Mitglied')
     await setLanguage('en')
+  })
+})
+
+// Issue 26: the server's parts add lending entries; until the web words each, the feed shows them.
+describe('activityText and activityHref for a type without its own words', () => {
+  const lent = {
+    id: '55555555-5555-4555-8555-555555555555',
+    type: 'LOAN_REMINDER',
+    timestamp: new Date(0).toISOString(),
+    title: 'Tent is due back tomorrow',
+    data: { item, lender: { name: 'Ida' }, dueAt: new Date(0).toISOString() },
+  } as unknown as TActivity
+
+  it("shows the server's summary and links to the item", async () => {
+    await setLanguage('en')
+    expect(activityText(i18n.t, lent)).toBe('Tent is due back tomorrow')
+    expect(activityHref(lent)).toBe(`/items/${item.id}`)
+  })
+
+  it('falls back to the dashboard when the entry names no item', () => {
+    const other = { ...lent, data: {} } as unknown as TActivity
+    expect(activityHref(other)).toBe('/dashboard')
+    expect(activityText(i18n.t, other)).toBe('Tent is due back tomorrow')
   })
 })

@@ -10,15 +10,25 @@ export function activityHref(activity: TActivity): string {
     case 'CIRCLE_INVITATION':
     case 'REMOVED_FROM_CIRCLE':
       return `/circles/${activity.data.circle.id}`
-    default:
-      return `/items/${activity.data.item.id}`
+    default: {
+      // Issue 26's lending entries and any type this app does not know yet: the item they are about.
+      const data = activity.data as { item?: { id?: string }; itemId?: string }
+      const itemId = data.item?.id ?? data.itemId
+      return itemId ? `/items/${itemId}` : '/dashboard'
+    }
   }
 }
 
+type HandoverLike = { sender: { name: string }; receiver: { name: string }; item: { name: string } }
+const isHandoverLike = (data: unknown): data is HandoverLike => {
+  const d = data as Partial<HandoverLike> | null
+  return Boolean(
+    d?.sender?.name !== undefined && d.receiver?.name !== undefined && d.item?.name !== undefined,
+  )
+}
+
 /** A request's entry says what became of it: `activity.PENDING_HANDOVER_REJECTED` and the like. */
-function outcomeKey(
-  activity: Exclude<TActivity, { type: 'BORROW_REQUESTED' | 'BORROW_DECLINED' | 'BORROW_OFFERED' }>,
-) {
+function outcomeKey(activity: Extract<TActivity, { type: 'PENDING_HANDOVER' | 'CONFIRMED_HANDOVER' }>) {
   if (activity.type !== 'PENDING_HANDOVER') return `activity.${activity.type}` as const
   const status = activity.handoverStatus
   if (!status || status === 'PENDING') return 'activity.PENDING_HANDOVER' as const
@@ -66,7 +76,8 @@ export function activityText(t: TFunction, activity: TActivity): string {
         owner: personName(activity.data.owner.name),
         item: activity.data.item.name,
       })
-    default:
+    case 'PENDING_HANDOVER':
+    case 'CONFIRMED_HANDOVER':
       // A request answered or cancelled since no longer reads as open (docs/decisions/0029).
       return t(outcomeKey(activity), {
         ns: 'common',
@@ -74,5 +85,24 @@ export function activityText(t: TFunction, activity: TActivity): string {
         receiver: personName(activity.data.receiver.name),
         item: activity.data.item.name,
       })
+    default:
+      return genericText(t, activity as { type: string; title: string; data: unknown })
   }
+}
+
+/**
+ * An entry of a type without its own words here (issue 26's lending entries, added by the server's
+ * parts): its own key in `activity.<TYPE>` when the locale has one, with the usual names; else the
+ * server's English summary.
+ */
+function genericText(t: TFunction, activity: { type: string; title: string; data: unknown }): string {
+  const names = isHandoverLike(activity.data)
+    ? {
+        sender: personName(activity.data.sender.name),
+        receiver: personName(activity.data.receiver.name),
+        item: activity.data.item.name,
+      }
+    : {}
+  const translate = t as unknown as (key: string, options: Record<string, unknown>) => string
+  return translate(`activity.${activity.type}`, { ns: 'common', defaultValue: activity.title, ...names })
 }

@@ -7,6 +7,7 @@ import type errors from '@/locales/en/errors.json'
 import type invitations from '@/locales/en/invitations.json'
 import type items from '@/locales/en/items.json'
 import type ledger from '@/locales/en/ledger.json'
+import type loans from '@/locales/en/loans.json'
 import type landing from '@/locales/en/landing.json'
 import type pages from '@/locales/en/pages.json'
 import type profile from '@/locales/en/profile.json'
@@ -25,6 +26,7 @@ declare module 'i18next' {
       invitations: typeof invitations
       items: typeof items
       ledger: typeof ledger
+      loans: typeof loans
       landing: typeof landing
       pages: typeof pages
       profile: typeof profile

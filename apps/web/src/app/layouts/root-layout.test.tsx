@@ -102,6 +102,7 @@ describe('app shell', () => {
       '/dashboard',
       '/circles',
       '/items',
+      '/loans',
       '/blockchain',
     ])
     expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page')

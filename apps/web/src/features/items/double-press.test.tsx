@@ -86,6 +86,7 @@ function answers(handovers: THandover[], extra: Record<string, () => Response> =
     [`GET /api/items/${ITEM}/ownership-status`]: () => json(200, { hasFullOwnership: true }),
     [`GET /api/handovers/item/${ITEM}`]: () => json(200, { handovers }),
     [`GET /api/circles/${CIRCLE}`]: () => json(200, { circle }),
+    [`GET /api/items/${ITEM}/borrow-requests`]: () => json(200, { borrowRequests: [] }),
     ...extra,
   }
 }
@@ -99,7 +100,7 @@ describe('a double click sends one request (issue 23)', () => {
       }),
     )
     await renderPages({ '/items/:itemId/handover': HandoverPage }, `/items/${ITEM}/handover`, {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     fireEvent.change(await screen.findByLabelText('Receiver'), { target: { value: OTHER.id } })
     const button = screen.getByRole('button', { name: 'Send handover request' })
@@ -121,7 +122,7 @@ describe('a double click sends one request (issue 23)', () => {
       }),
     )
     await renderPages({ '/items/:itemId/handover': HandoverPage }, `/items/${ITEM}/handover`, {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     pressTwice(await screen.findByRole('button', { name: label }))
     await settle()
@@ -135,7 +136,7 @@ describe('a double click sends one request (issue 23)', () => {
       }),
     )
     await renderPages({ '/items/:itemId/handover': HandoverPage }, `/items/${ITEM}/handover`, {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel request' }))
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this handover request?' })
@@ -156,7 +157,7 @@ describe('a double click sends one request (issue 23)', () => {
         'GET /api/items/my-items': () => json(200, { items: [] }),
       }),
     )
-    await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, { namespaces: ['items'] })
+    await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, { namespaces: ['items', 'loans'] })
     await screen.findByRole('heading', { level: 1, name: 'Cordless drill' })
     fireEvent.click((await screen.findAllByRole('button', { name: 'Delete item' }))[0]!)
     const dialog = await screen.findByRole('dialog')
@@ -174,7 +175,7 @@ describe('a double click sends one request (issue 23)', () => {
     })
     const onDone = vi.fn()
     await renderPages({ '/': () => <ItemForm circleId={CIRCLE} onDone={onDone} /> }, '/', {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Cordless drill' } })
     const form = screen.getByRole('button', { name: 'Save item' }).closest('form')!
@@ -192,7 +193,7 @@ describe('a double click sends one request (issue 23)', () => {
     })
     const onDone = vi.fn()
     await renderPages({ '/': () => <ItemForm circleId={CIRCLE} item={item()} onDone={onDone} /> }, '/', {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     const form = (await screen.findByRole('button', { name: 'Save changes' })).closest('form')!
     fireEvent.submit(form)
@@ -211,7 +212,7 @@ describe('a picked file that is not a picture (issue 23)', () => {
     })
     const onDone = vi.fn()
     await renderPages({ '/': () => <ItemForm circleId={CIRCLE} onDone={onDone} /> }, '/', {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Cordless drill' } })
     const input = screen.getByLabelText('Picture') as HTMLInputElement

@@ -16,6 +16,7 @@ type Outcome = { tone: 'success' | 'error'; text: string }
 
 function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (outcome: Outcome) => void }) {
   const { t } = useTranslation('dashboard')
+  const { t: tl } = useTranslation('loans')
   const answer = useAnswerFromInbox()
   const { handover } = entry
   const headingId = `inbox-${entry.id}`
@@ -43,7 +44,11 @@ function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (ou
           className="size-12 shrink-0 rounded-md border border-border"
         />
         <h3 id={headingId} className="min-w-0 text-sm font-medium break-words text-fg">
-          {t('inbox.handover', { sender: personName(handover.sender.name) })}{' '}
+          {handover.kind === 'LOAN'
+            ? tl('inbox.loan', { sender: personName(handover.sender.name) })
+            : handover.kind === 'RETURN'
+              ? tl('inbox.return', { sender: personName(handover.sender.name) })
+              : t('inbox.handover', { sender: personName(handover.sender.name) })}{' '}
           <Link to={`/items/${handover.itemId}`} className="text-accent-text underline underline-offset-2">
             {handover.item.name}
           </Link>

@@ -53,6 +53,9 @@ function dashboardApi(overrides: Record<string, () => Response> = {}) {
     'GET /api/dashboard/stats': () => json(200, { totalCircles: 4, pendingHandovers: 1, ownedItems: 3 }),
     'GET /api/circles': () => json(200, { circles: [1, 2, 3, 4].map(circle) }),
     'GET /api/handovers': () => json(200, { handovers: [] }),
+    'GET /api/loans?role=borrowed&status=active': () => json(200, { loans: [] }),
+    'GET /api/loans?role=lent&status=active': () => json(200, { loans: [] }),
+    'GET /api/borrow-requests?role=of-me': () => json(200, { borrowRequests: [] }),
     ...overrides,
   })
 }
@@ -301,5 +304,16 @@ describe("DashboardPage: 'Waiting for you' (issue 23)", () => {
     ).toBeTruthy()
     expect(screen.getByRole('link', { name: /Ida wanted to hand you Drill: you rejected it/ })).toBeTruthy()
     expect(screen.queryByRole('link', { name: /Ida wants to hand you Drill/ })).toBeNull()
+  })
+})
+
+describe("DashboardPage: loans in 'Waiting for you' (issue 26)", () => {
+  it('a loan request reads as a loan with its return date before accepting', async () => {
+    startSession(validToken(), testUser)
+    const loan = request({ kind: 'LOAN', dueAt: new Date(2026, 11, 3, 23, 59).toISOString() })
+    dashboardApi({ 'GET /api/handovers': () => json(200, { handovers: [loan] }) })
+    await renderPages({ '/dashboard': DashboardPage }, '/dashboard', { namespaces: ['dashboard', 'loans'] })
+    expect(await screen.findByRole('heading', { name: 'Ida wants to lend you Drill' })).toBeTruthy()
+    expect(screen.getByText('Lend until Dec 3, 2026')).toBeTruthy()
   })
 })

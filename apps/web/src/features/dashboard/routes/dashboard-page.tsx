@@ -15,6 +15,7 @@ import { ActivityCard } from '../components/activity-card'
 import { CirclesCard } from '../components/circles-card'
 import { FirstRunCard } from '../components/first-run-card'
 import { InboxCard } from '../components/inbox-card'
+import { LendingCard } from '../components/lending-card'
 import { QuickActions } from '../components/quick-actions'
 import { StatsCard } from '../components/stats-card'
 
@@ -100,6 +101,7 @@ function Dashboard() {
           <div className="flex flex-col gap-6 lg:col-span-2">
             {circles.data?.length === 0 ? <FirstRunCard /> : null}
             <InboxCard query={inbox} />
+            <LendingCard />
             <ActivityCard query={activities} />
           </div>
           <aside className="flex flex-col gap-6" aria-label={t('stats.title')}>

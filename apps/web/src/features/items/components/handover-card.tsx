@@ -7,6 +7,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
+import { formatDue } from '@/lib/lending/dates'
 import { formatItemDate } from './item-dates'
 import { ShortHash } from './short-hash'
 import { personName } from '@/lib/person-name'
@@ -29,6 +30,7 @@ export interface HandoverCardProps {
 /** One entry of an item's handover history, with the answer or cancel the viewer may give. */
 export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: HandoverCardProps) {
   const { t, i18n } = useTranslation('items')
+  const { t: tl } = useTranslation('loans')
   const [comment, setComment] = useState('')
   const language = i18n.resolvedLanguage ?? i18n.language
   const pending = handover.status === 'PENDING'
@@ -51,7 +53,11 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
           ? ` · ${t(`handover.answeredOn.${handover.status}`, { date: formatItemDate(handover.answeredAt, language) })}`
           : null}
         {' · '}
-        {t(handover.completeOwnership ? 'handover.complete' : 'handover.partial')}
+        {handover.kind === 'LOAN' && handover.dueAt
+          ? tl('history.loanUntil', { date: formatDue(handover.dueAt, language) })
+          : handover.kind === 'RETURN'
+            ? tl('history.return')
+            : t(handover.completeOwnership ? 'handover.complete' : 'handover.partial')}
       </p>
       {handover.requesterComment ? (
         <p className="text-sm">

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PrivateImage } from '@/components/private-image'
+import { hasLendingBadges, LendingBadges } from '@/components/lending/lending-badge'
+import { LendingStatus } from '@/components/lending/lending-status'
 import { Badge } from '@/components/ui/badge'
 import { personName } from '@/lib/person-name'
 
@@ -25,13 +27,15 @@ export function ItemCard({ item, actions }: { item: TItem; actions?: ReactNode }
         />
         <div className="flex flex-1 flex-col gap-1.5 p-4">
           <h3 className="font-semibold tracking-tight text-fg group-hover:text-accent-text">{item.name}</h3>
-          {item.hasPendingHandovers || item.locked ? (
+          {item.hasPendingHandovers || item.locked || hasLendingBadges(item.lending) ? (
             <div className="flex flex-wrap gap-1.5">
               {item.hasPendingHandovers ? <Badge tone="warning">{t('detail.pending')}</Badge> : null}
               {item.locked ? <Badge tone="success">{t('detail.lockedTitle')}</Badge> : null}
+              <LendingBadges lending={item.lending} />
             </div>
           ) : null}
           <p className="line-clamp-2 text-sm text-fg-muted">{item.description ?? t('card.noDescription')}</p>
+          {item.lending?.loan ? <LendingStatus lending={item.lending} className="text-xs" /> : null}
           <p className="mt-auto pt-2 text-xs text-fg-subtle">
             {t('card.heldBy', { name: personName(item.owner.name), circle: item.circle.name })}
           </p>

@@ -89,3 +89,35 @@ describe('what the item page offers, and the true reason for what it does not (i
     ])
   })
 })
+
+// Issue 26 (ADR 0047): the owner stays the owner while it is lent out, but does not hand it over, edit
+// or delete it until it is back; the true reason says so.
+describe('an item on loan', () => {
+  const lent = item({
+    lending: {
+      loan: {
+        id: '66666666-6666-4666-8666-666666666666',
+        borrower: { id: MEMBER, name: 'Ben' },
+        dueAt: '2026-12-03T23:59:00.000Z',
+        overdue: false,
+        recalled: false,
+      },
+      queueLength: 0,
+    },
+  })
+
+  it('is not handed over, edited or deleted by its owner, for the reason onLoan', () => {
+    expect(itemActions(lent, HOLDER)).toEqual({
+      handOver: { allowed: false, reason: 'onLoan' },
+      edit: { allowed: false, reason: 'onLoan' },
+      delete: { allowed: false, reason: 'onLoan' },
+    })
+    expect(canEditItem(lent, HOLDER)).toBe(false)
+    expect(canDeleteItem(lent, HOLDER)).toBe(false)
+  })
+
+  it('gives the borrower the reasons any non-holder gets', () => {
+    expect(itemActions(lent, MEMBER).handOver).toEqual({ allowed: false, reason: 'handOverNotHolder' })
+    expect(itemActions(lent, MEMBER).delete).toEqual({ allowed: false, reason: 'deleteNotHolder' })
+  })
+})

@@ -9,7 +9,8 @@ export function canEditItem(item: TItem, me: string | undefined): boolean {
     !item.ownerLeftCircle &&
     (item.ownerId === me || item.circle.adminId === me) &&
     !item.locked &&
-    !item.hasPendingHandovers
+    !item.hasPendingHandovers &&
+    !item.lending?.loan
   )
 }
 
@@ -18,7 +19,9 @@ export function canEditItem(item: TItem, me: string | undefined): boolean {
  * rule, docs/decisions/0015). The admin edits but does not delete what someone else holds.
  */
 export function canDeleteItem(item: TItem, me: string | undefined): boolean {
-  return item.ownerId === me && item.ownership === 'COMPLETE' && !item.hasPendingHandovers
+  return (
+    item.ownerId === me && item.ownership === 'COMPLETE' && !item.hasPendingHandovers && !item.lending?.loan
+  )
 }
 
 /** Why an action is not offered: a key under `detail.reasons`, with the holder's name. */
@@ -30,6 +33,7 @@ export type ItemActionReason =
   | 'deleteNotHolder'
   | 'deletePending'
   | 'partialNote'
+  | 'onLoan'
 
 export type ItemActionState = { allowed: true } | { allowed: false; reason: ItemActionReason }
 
@@ -50,13 +54,18 @@ const refused = (reason: ItemActionReason) => ({ allowed: false, reason }) as co
  */
 export function itemActions(item: TItem, me: string | undefined): ItemActions {
   const isHolder = item.ownerId === me
+  // Issue 26: while it is lent out its owner does not hand it over, edit or delete it (ADR 0047).
+  const out = Boolean(item.lending?.loan)
   const handOver = item.hasPendingHandovers
     ? ({ allowed: 'view' } as const)
-    : isHolder
-      ? allowed
-      : refused('handOverNotHolder')
+    : !isHolder
+      ? refused('handOverNotHolder')
+      : out
+        ? refused('onLoan')
+        : allowed
   let edit: ItemActionState
   if (item.locked) edit = refused('editLocked')
+  else if (out && (isHolder || item.circle.adminId === me)) edit = refused('onLoan')
   else if (!isHolder && item.circle.adminId !== me) edit = refused('editNotAllowed')
   else if (item.hasPendingHandovers) edit = refused('editPending')
   else edit = allowed
@@ -64,6 +73,7 @@ export function itemActions(item: TItem, me: string | undefined): ItemActions {
   if (!isHolder) remove = refused('deleteNotHolder')
   else if (item.ownership !== 'COMPLETE') remove = refused('partialNote')
   else if (item.hasPendingHandovers) remove = refused('deletePending')
+  else if (out) remove = refused('onLoan')
   else remove = allowed
   return { handOver, edit, delete: remove }
 }

@@ -39,7 +39,7 @@ const render = (path: string, language: 'en' | 'de' = 'en') =>
   renderPages(
     { '/circle/:circleId/items': CircleItemsPage, '/circle/:circleId/items/:itemId/edit': CircleItemsPage },
     path,
-    { namespaces: ['items'], language },
+    { namespaces: ['items', 'loans'], language },
   )
 
 const fromCircle = `/circle/${CIRCLE}/items?add=1&from=${encodeURIComponent(`/circles/${CIRCLE}`)}`

@@ -48,7 +48,7 @@ describe("a circle's items: search (issue 23)", () => {
   it("keeps the spec's empty state, without a search, for a circle with no items", async () => {
     const queries = api(() => [])
     await renderPages({ '/circle/:circleId/items': CircleItemsPage }, `/circle/${CIRCLE}/items`, {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     expect(await screen.findByRole('button', { name: 'Add First Item' })).toBeTruthy()
     expect(screen.queryByRole('search')).toBeNull()
@@ -61,7 +61,7 @@ describe("a circle's items: search (issue 23)", () => {
       { '/circle/:circleId/items': CircleItemsPage },
       `/circle/${CIRCLE}/items?q=zebra&holder=me`,
       {
-        namespaces: ['items'],
+        namespaces: ['items', 'loans'],
       },
     )
     expect(await screen.findByRole('heading', { name: 'No items match' })).toBeTruthy()

@@ -38,7 +38,7 @@ const answers = (circle: () => Response) => ({
 
 const render = () =>
   renderPages({ '/items/:itemId/handover': HandoverPage }, `/items/${ITEM}/handover`, {
-    namespaces: ['items'],
+    namespaces: ['items', 'loans'],
   })
 
 beforeEach(() => startSession(validToken(), testUser))
@@ -111,7 +111,7 @@ describe('handover page: true reasons and cancelled requests (issue 23)', () => 
           }),
       })
       await renderPages({ '/items/:itemId/handover': HandoverPage }, `/items/${ITEM}/handover`, {
-        namespaces: ['items'],
+        namespaces: ['items', 'loans'],
         language,
       })
       const history = await screen.findByRole('list')

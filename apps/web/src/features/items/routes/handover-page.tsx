@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { ApiError } from '@/lib/api-client'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
+import { formatDue } from '@/lib/lending/dates'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import {
   useAnswerHandover,
@@ -39,7 +40,9 @@ function useBanner() {
 /** /items/:itemId/handover (spec 001 §2): the request form, the pending note and the history. */
 export function HandoverPage() {
   const { itemId = '' } = useParams()
-  const { t } = useTranslation('items')
+  const { t, i18n } = useTranslation('items')
+  const { t: tl } = useTranslation('loans')
+  const language = i18n.resolvedLanguage ?? i18n.language
   const navigate = useNavigate()
   const item = useItem(itemId)
   const ownership = useOwnershipStatus(itemId)
@@ -146,6 +149,16 @@ export function HandoverPage() {
     )
   } else if (data.ownerLeftCircle) {
     action = <Alert tone="warning">{translateServerError(MESSAGES.handoverItemIsolated)}</Alert>
+  } else if (data.lending.loan) {
+    // Lent out: it comes back before it is handed over or lent again (docs/decisions/0047).
+    action = (
+      <Alert tone="info">
+        {tl('handover.onLoan', {
+          name: personName(data.lending.loan.borrower.name),
+          date: formatDue(data.lending.loan.dueAt, language),
+        })}
+      </Alert>
+    )
   } else if (members.isPending || ownership.isPending) {
     action = <Spinner label={t('detail.loading')} />
   } else {

@@ -34,8 +34,9 @@ async function render(ownerLeftCircle: boolean) {
     [`GET /api/items/${ITEM}`]: () => json(200, { item: item(ownerLeftCircle) }),
     [`GET /api/items/${ITEM}/ownership-status`]: () => json(200, { hasFullOwnership: true }),
     [`GET /api/handovers/item/${ITEM}`]: () => json(200, { handovers: [] }),
+    [`GET /api/items/${ITEM}/borrow-requests`]: () => json(200, { borrowRequests: [] }),
   })
-  await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, { namespaces: ['items'] })
+  await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, { namespaces: ['items', 'loans'] })
   await screen.findByRole('heading', { level: 1, name: 'Cordless drill' })
 }
 
@@ -90,9 +91,13 @@ async function renderAs(
     [`GET /api/items/${ITEM}`]: () => json(200, { item: { ...item(false), ...overrides } }),
     [`GET /api/items/${ITEM}/ownership-status`]: () => json(200, { hasFullOwnership: full }),
     [`GET /api/handovers/item/${ITEM}`]: () => json(200, { handovers }),
+    [`GET /api/items/${ITEM}/borrow-requests`]: () => json(200, { borrowRequests: [] }),
     ...extra,
   })
-  await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, { namespaces: ['items'], language })
+  await renderPages({ '/items/:itemId': ItemPage }, `/items/${ITEM}`, {
+    namespaces: ['items', 'loans'],
+    language,
+  })
   await screen.findByRole('heading', { level: 1, name: 'Cordless drill' })
   return fetchMock
 }

@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { HandoverAnswer } from '@/components/handover-answer'
+import { LendingBadges } from '@/components/lending/lending-badge'
 import { failureKey, failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { withFrom } from '@/lib/return-path'
@@ -15,6 +16,7 @@ import { useDocumentTitle } from '@/lib/use-document-title'
 import { useAnswerHandover, useItemHandovers } from '../api/handovers'
 import { useItem, useOwnershipStatus } from '../api/items'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
+import { LendingSection } from '../components/lending/lending-section'
 import { formatItemDate } from '../components/item-dates'
 import { type ItemActionState, itemActions } from '../lib/item-permissions'
 import { PrivateImage } from '@/components/private-image'
@@ -24,6 +26,7 @@ import { personName } from '@/lib/person-name'
 export function ItemPage() {
   const { itemId = '' } = useParams()
   const { t, i18n } = useTranslation('items')
+  const { t: tl } = useTranslation('loans')
   const navigate = useNavigate()
   const location = useLocation()
   const item = useItem(itemId)
@@ -111,9 +114,19 @@ export function ItemPage() {
           className="flex flex-col gap-3 rounded-lg border border-info/30 bg-info-soft p-5 shadow-sm"
         >
           <h2 id="handover-received" className="font-semibold tracking-tight">
-            {t('handover.receivedTitle')}
+            {incoming.kind === 'LOAN'
+              ? tl('incoming.loanTitle')
+              : incoming.kind === 'RETURN'
+                ? tl('incoming.returnTitle')
+                : t('handover.receivedTitle')}
           </h2>
-          <p className="text-sm">{t('handover.receivedBody', { name: personName(incoming.sender.name) })}</p>
+          <p className="text-sm">
+            {incoming.kind === 'LOAN'
+              ? tl('incoming.loanBody', { name: personName(incoming.sender.name) })
+              : incoming.kind === 'RETURN'
+                ? tl('incoming.returnBody', { name: personName(incoming.sender.name) })
+                : t('handover.receivedBody', { name: personName(incoming.sender.name) })}
+          </p>
           <HandoverAnswer
             key={incoming.id}
             handover={incoming}
@@ -164,6 +177,7 @@ export function ItemPage() {
                 </Badge>
               ) : null}
               {data.hasPendingHandovers ? <Badge tone="warning">{t('detail.pending')}</Badge> : null}
+              <LendingBadges lending={data.lending} />
             </div>
             <p className="whitespace-pre-line text-fg-muted">{data.description ?? t('card.noDescription')}</p>
           </div>
@@ -222,6 +236,8 @@ export function ItemPage() {
               </Link>
             </section>
           ) : null}
+
+          {!data.ownerLeftCircle ? <LendingSection item={data} viewerId={me} /> : null}
 
           {!data.ownerLeftCircle ? (
             <section

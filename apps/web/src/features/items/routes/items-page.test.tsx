@@ -48,7 +48,7 @@ afterEach(() => vi.unstubAllGlobals())
 describe('/items: search, filters and order in the URL (issue 23)', () => {
   it("asks for the user's own items by default and announces the count", async () => {
     const queries = api(() => [item(1, 'Cordless drill'), item(2, 'Ladder')])
-    await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items'] })
+    await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items', 'loans'] })
     expect(await screen.findByText('2 items')).toHaveProperty('role', 'status')
     expect(queries[0]).toBe('holder=me&sort=newest&limit=24')
     expect(screen.getByRole('searchbox', { name: 'Search items' })).toBeTruthy()
@@ -58,7 +58,7 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
   it('starts from the link: the fields show it and the API gets it', async () => {
     const queries = api(() => [item(1, 'Cordless drill')])
     await renderPages({ '/items': ItemsPage }, `/items?q=drill&state=pending&sort=name&circle=${CIRCLE}`, {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     await screen.findByText('1 item matches')
     expect(queries[0]).toBe(`q=drill&circle=${CIRCLE}&holder=me&state=pending&sort=name&limit=24`)
@@ -72,7 +72,9 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
 
   it('puts a chosen filter and the typed words into the URL', async () => {
     api(() => [item(1, 'Cordless drill')])
-    const { router } = await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items'] })
+    const { router } = await renderPages({ '/items': ItemsPage }, '/items', {
+      namespaces: ['items', 'loans'],
+    })
     await screen.findByText('1 item')
     fireEvent.change(screen.getByRole('combobox', { name: 'Held by' }), { target: { value: 'all' } })
     await waitFor(() => expect(router.state.location.search).toBe('?holder=all'))
@@ -85,7 +87,7 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
   it("shows 'No items match' with a way to clear the filters, which keeps the order", async () => {
     api((query) => (query.get('q') ? [] : [item(1, 'Cordless drill')]))
     const { router } = await renderPages({ '/items': ItemsPage }, '/items?q=zebra&sort=name', {
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     const empty = await screen.findByRole('heading', { name: 'No items match' })
     expect(await screen.findByText('0 items match')).toBeTruthy()
@@ -98,7 +100,7 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
 
   it("keeps the spec's empty state for a user without items", async () => {
     api(() => [])
-    await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items'] })
+    await renderPages({ '/items': ItemsPage }, '/items', { namespaces: ['items', 'loans'] })
     expect(await screen.findByRole('heading', { name: 'No items yet' })).toBeTruthy()
     expect(screen.queryByRole('heading', { name: 'No items match' })).toBeNull()
   })
@@ -107,7 +109,7 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
     api(() => [item(1, 'Bohrmaschine')])
     await renderPages({ '/items': ItemsPage }, '/items?state=available', {
       language: 'de',
-      namespaces: ['items'],
+      namespaces: ['items', 'loans'],
     })
     expect(await screen.findByText('1 Gegenstand passt')).toBeTruthy()
     expect(screen.getByRole('searchbox', { name: 'Gegenstände suchen' })).toBeTruthy()
