@@ -46,6 +46,8 @@ import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
 import { handoversRoutes } from './modules/handovers/handovers.routes'
 import { createHandoversService } from './modules/handovers/handovers.service'
+import { createLoansService } from './modules/loans/loans.service'
+import { loansRoutes } from './modules/loans/loans.routes'
 import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
 import { exportRoutes } from './modules/export/export.routes'
@@ -170,9 +172,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const items = createItemsService(ctx, store, ledger, activities)
   const avatars = createAvatarsService(ctx, store)
   const handovers = createHandoversService(ctx, ledger, activities, notices)
-  const circles = createCirclesService(ctx, items, handovers, activities)
+  // Issue 26: LOAN and RETURN handovers are the loans module's to confirm (docs/decisions/0047).
+  const loans = createLoansService(ctx, { ledger, activities, notices, handovers })
+  handovers.useLending(loans.hooks)
+  const circles = createCirclesService(ctx, items, handovers, activities, loans)
   const webauthn = createWebauthnService(ctx, accounts)
-  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn })
+  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn, loans })
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -214,6 +219,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       })
       await api.register(itemsRoutes(items), { prefix: '/items' })
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
+      await api.register(loansRoutes(loans), { prefix: '/loans' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))

@@ -20,6 +20,8 @@ export interface DomainEvents {
     receiverId: string
     status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
   }
+  /** Issue 26: a loan started, changed (date, extension, recall, return started) or ended. */
+  'loan.changed': { loanId: string; itemId: string; circleId: string; lenderId: string; borrowerId: string }
   'activity.created': { notices: Notice[] }
   /** Every session of the user ended (a password reset): their sockets close. */
   'sessions.ended': { userId: string }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-export const NOTICE_KINDS = ['handoverRequests', 'handoverAnswers', 'invitations'] as const
+export const NOTICE_KINDS = ['handoverRequests', 'handoverAnswers', 'invitations', 'loanChanges'] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 
 export interface UnsubscribeTokens {

@@ -15,6 +15,7 @@ import { AppError, notFound } from '../../lib/errors'
 import type { ActivitiesService } from '../activities/activities.service'
 import type { HandoversService } from '../handovers/handovers.service'
 import type { ItemsService } from '../items/items.service'
+import type { CircleLoans } from '../loans/loans.service'
 import { requireAdmin, requireMember } from './access'
 import { toCircle, toCircleDetail, toListEntry } from './circle-view'
 import * as repo from './circles.repository'
@@ -34,6 +35,7 @@ export function createCirclesService(
   items: CircleItems,
   handovers: CircleHandovers,
   activities: Pick<ActivitiesService, 'publish' | 'recordRemoval'>,
+  loans: CircleLoans,
 ) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
     const circle = await repo.findCircle(db, id)
@@ -98,8 +100,10 @@ export function createCirclesService(
   ) {
     await repo.recordDeparture(tx, circleId, userId, reason)
     const withdrawn = await handovers.withdrawInvolving(tx, circleId, userId)
+    // Issue 26: loans they borrowed or lent here are recalled (docs/decisions/0047).
+    const recalled = await loans.recallInvolving(tx, circleId, userId, adminId, reason)
     const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId, reason)
-    return { withdrawn, moved, notices }
+    return { withdrawn, moved, notices, recalled }
   }
 
   /** After the departure commits: the member's sockets leave the room, everyone's views refresh. */
@@ -111,6 +115,7 @@ export function createCirclesService(
     ctx.events.publish('membership.ended', { circleId, userId })
     ctx.events.publish('circle.updated', { circleId })
     handovers.announceWithdrawn(released.withdrawn)
+    released.recalled()
     for (const item of released.moved) ctx.events.publish('item.updated', { circleId, itemId: item.id })
     activities.publish(released.notices)
   }

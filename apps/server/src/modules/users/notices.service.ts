@@ -12,6 +12,8 @@ const COLUMN = {
   handoverRequests: 'notifyHandoverRequests',
   handoverAnswers: 'notifyHandoverAnswers',
   invitations: 'notifyInvitations',
+  // Issue 26: the steps of a loan (h-reminders adds the switch to the profile).
+  loanChanges: 'notifyLoanChanges',
 } as const satisfies Record<NoticeKind, keyof UserRow>
 
 /**
