@@ -1,11 +1,15 @@
 // Issue 26 (docs/decisions/0047): the loan lifecycle on the server. A LOAN handover's confirmation starts
 // a loan (the lender stays the owner) and appends a v4 LOAN block; a RETURN handover ends it; extensions
 // and the lender's change of date append LOAN_CHANGE blocks; a party's departure recalls the loan.
-import { verifyExport } from '@circles/ledger'
+import { verifyDataExport, verifyExport } from '@circles/ledger'
+import { eq } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
 import { MESSAGES, type TBlock, type THandover, type TLoan } from '@circles/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
 import { answerHandover, createItem, requestHandover } from './support/handovers'
+import { loanExtensions } from '../src/db/schema'
+import { DEFAULT_PASSWORD } from './support/factories'
 import { createTestApp, type TestApp } from './support/test-app'
 
 let t: TestApp
@@ -572,6 +576,47 @@ describe('departures', () => {
   })
 })
 
+describe('account deletion (docs/decisions/0035)', () => {
+  const deleteAccount = (who: SignedIn) =>
+    call(who, 'POST', '/api/users/me/delete', { password: DEFAULT_PASSWORD })
+
+  it('a deleted borrower: the loan is recalled and stays with the lender, who records the return', async () => {
+    const w = await circleWithItem()
+    const loan = await lend(w)
+    await call(w.borrower, 'POST', `/api/loans/${loan.id}/extensions`, {
+      dueAt: inDays(10),
+      message: 'ben-wish-7q',
+    })
+    const deleted = await deleteAccount(w.borrower)
+    expect(deleted.statusCode, deleted.body).toBe(200)
+    const recalled: TLoan = (await call(w.lender, 'GET', `/api/loans/${loan.id}`)).json().loan
+    expect(recalled).toMatchObject({ status: 'ACTIVE', recallReason: 'LEFT', pendingExtension: null })
+    // Their texts are gone with them, and the blocks about them no longer name them.
+    const wishes = await t.database.db
+      .select({ message: loanExtensions.message })
+      .from(loanExtensions)
+      .where(eq(loanExtensions.loanId, loan.id))
+    expect(wishes).toEqual([{ message: null }])
+    const blocks = await blocksOf(w.lender, w.item.id)
+    expect(blocks.map((b) => b.content.kind)).toEqual(['LOAN_CHANGE', 'LOAN'])
+    for (const b of blocks) expect(b.names.to.name).toBeNull()
+    const ended = await call(w.lender, 'POST', `/api/loans/${loan.id}/return`, {})
+    expect(ended.statusCode, ended.body).toBe(200)
+    await chainHolds(w.lender, w.circle.id, 3)
+  })
+
+  it('a deleted lender: the lent item goes with the account, the loan with it; the ledger keeps its blocks', async () => {
+    const w = await circleWithItem()
+    const loan = await lend(w)
+    expect((await deleteAccount(w.lender)).statusCode).toBe(200)
+    expect((await call(w.borrower, 'GET', `/api/loans/${loan.id}`)).statusCode).toBe(404)
+    expect((await call(w.borrower, 'GET', '/api/loans?status=all')).json().loans).toEqual([])
+    const feed = (await call(w.borrower, 'GET', '/api/activities/recent')).json().activities
+    expect(feed[0]).toMatchObject({ type: 'LOAN_RECALLED', data: { departed: 'LENDER' } })
+    await chainHolds(w.borrower, w.circle.id, 2)
+  })
+})
+
 describe('history', () => {
   it('the item lists every step: LOAN and RETURN handovers, and the LOAN_CHANGE blocks, with their dates', async () => {
     const w = await circleWithItem()
@@ -591,5 +636,20 @@ describe('history', () => {
     expect(blocks.map((b) => b.content.kind)).toEqual(['RETURN', 'LOAN_CHANGE', 'LOAN'])
     for (const b of blocks) expect(Date.parse(b.content.time)).not.toBeNaN()
     await chainHolds(w.other, w.circle.id, 3)
+  })
+
+  it('the borrower’s "Download my data" holds the v4 blocks, and they check out offline', async () => {
+    const w = await circleWithItem()
+    const loan = await lend(w)
+    await call(w.lender, 'PATCH', `/api/loans/${loan.id}`, { dueAt: inDays(12) })
+    const res = await call(w.borrower, 'GET', '/api/users/me/export')
+    expect(res.statusCode).toBe(200)
+    const text = strFromU8(unzipSync(new Uint8Array(res.rawPayload))['circles-data.json']!)
+    const data = JSON.parse(text) as {
+      ledger: { circles: { blocks: { content: { v: number; kind: string } }[] }[] }
+    }
+    const kinds = data.ledger.circles.flatMap((c) => c.blocks.map((b) => `${b.content.v}:${b.content.kind}`))
+    expect(kinds.sort()).toEqual(['4:LOAN', '4:LOAN_CHANGE'])
+    expect(verifyDataExport(text)).toMatchObject({ valid: true, blockCount: 2, problems: [] })
   })
 })

@@ -21,6 +21,9 @@ import type { NoticesService } from '../users/notices.service'
 import * as repo from './handovers.repository'
 import type { HandoverRow, HandoverViewRow } from './handovers.repository'
 
+/** The rows the loans module's hooks receive (issue 26). */
+export type { HandoverRow, HandoverViewRow }
+
 type THandoverEvent = DomainEvents['handover.changed']
 
 /** The ACTIVE loan of an item, as the handovers module needs to know it (issue 26). */

@@ -12,8 +12,12 @@ import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import { emails, formatDueAt, type LoanStep } from '../../lib/mailer/templates'
 import type { ActivitiesService, Notice } from '../activities/activities.service'
-import type { HandoverRow, HandoverViewRow } from '../handovers/handovers.repository'
-import type { HandoversService, LendingHooks } from '../handovers/handovers.service'
+import type {
+  HandoverRow,
+  HandoverViewRow,
+  HandoversService,
+  LendingHooks,
+} from '../handovers/handovers.service'
 import { imageUrls } from '../items/images'
 import type { LedgerLock, LedgerService } from '../ledger/ledger.service'
 import type { NoticesService } from '../users/notices.service'

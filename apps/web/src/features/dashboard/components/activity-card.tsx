@@ -24,6 +24,14 @@ const ICONS: Record<TActivity['type'], { icon: LucideIcon; tone: string }> = {
   NEW_ITEM: { icon: PackagePlus, tone: 'bg-accent-soft text-accent-text' },
   CIRCLE_INVITATION: { icon: Mail, tone: 'bg-info-soft text-info' },
   REMOVED_FROM_CIRCLE: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
+  // Issue 26 (h-loans): the steps of a loan.
+  LOAN_STARTED: { icon: CircleCheckBig, tone: 'bg-success-soft text-success' },
+  LOAN_RETURN_REQUESTED: { icon: Inbox, tone: 'bg-warning-soft text-warning' },
+  LOAN_RETURNED: { icon: Undo2, tone: 'bg-success-soft text-success' },
+  LOAN_EXTENSION_REQUESTED: { icon: Inbox, tone: 'bg-warning-soft text-warning' },
+  LOAN_EXTENSION_ANSWERED: { icon: ArrowLeftRight, tone: 'bg-info-soft text-info' },
+  LOAN_DUE_CHANGED: { icon: ArrowLeftRight, tone: 'bg-info-soft text-info' },
+  LOAN_RECALLED: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
 }
 
 /** A request answered or cancelled since loses the 'open' colour of a request. */
