@@ -1,7 +1,13 @@
 // Issue 26 (docs/decisions/0047): the loan lifecycle on the server. A LOAN handover's confirmation starts
 // a loan (the lender stays the owner) and appends a v4 LOAN block; a RETURN handover ends it; extensions
 // and the lender's change of date append LOAN_CHANGE blocks; a party's departure recalls the loan.
-import { verifyDataExport, verifyExport } from '@circles/ledger'
+import {
+  openCheckpoint,
+  parseVerifierKey,
+  verifyConsistency,
+  verifyDataExport,
+  verifyExport,
+} from '@circles/ledger'
 import { eq } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { MESSAGES, type TBlock, type THandover, type TLoan } from '@circles/shared'
@@ -10,6 +16,7 @@ import { addMember, createCircle, type SignedIn, signedIn } from './support/circ
 import { answerHandover, createItem, requestHandover } from './support/handovers'
 import { loanExtensions } from '../src/db/schema'
 import { DEFAULT_PASSWORD } from './support/factories'
+import { connectAs, listen, tokenOf } from './support/sockets'
 import { createTestApp, type TestApp } from './support/test-app'
 
 let t: TestApp
@@ -68,6 +75,27 @@ async function chainHolds(who: SignedIn, circleId: string, size: number) {
   expect(verify).toMatchObject({ valid: true, blockCount: size, failingBlocks: [] })
   const exported = await call(who, 'GET', `/api/ledger/${circleId}/export`)
   expect(verifyExport(exported.body)).toMatchObject({ valid: true, blockCount: size, checkpoint: { size } })
+  // Each signed tree head after a loan step extends the one before it (no fork, no rewrite).
+  const known = ((await call(null, 'GET', '/api/ledger/keys')).json().keys as string[]).map(parseVerifierKey)
+  const rootOf = (note: string) => openCheckpoint(note, known).checkpoint.rootHash
+  const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
+  for (let from = 1; from < size; from++) {
+    const proof = (
+      await call(who, 'GET', `/api/ledger/${circleId}/proof/consistency?from=${from}&to=${size}`)
+    ).json()
+    const older = (
+      await call(who, 'GET', `/api/ledger/${circleId}/proof/inclusion?index=0&size=${from}`)
+    ).json()
+    expect(
+      verifyConsistency(
+        from,
+        size,
+        rootOf(older.checkpoint),
+        rootOf(proof.checkpoint),
+        proof.proof.map(fromHex),
+      ),
+    ).toBe(true)
+  }
 }
 
 describe('lending', () => {
@@ -614,6 +642,29 @@ describe('account deletion (docs/decisions/0035)', () => {
     const feed = (await call(w.borrower, 'GET', '/api/activities/recent')).json().activities
     expect(feed[0]).toMatchObject({ type: 'LOAN_RECALLED', data: { departed: 'LENDER' } })
     await chainHolds(w.borrower, w.circle.id, 2)
+  })
+})
+
+describe('live', () => {
+  it('lender and borrower get loan_update (and the feed), the circle item_update, others no loan_update', async () => {
+    const w = await circleWithItem()
+    const loan = await lend(w)
+    const url = await listen(t)
+    const lender = await connectAs(url, tokenOf(w.lender))
+    const borrower = await connectAs(url, tokenOf(w.borrower))
+    const other = await connectAs(url, tokenOf(w.other))
+    try {
+      const ext = await call(w.borrower, 'POST', `/api/loans/${loan.id}/extensions`, { dueAt: inDays(10) })
+      expect(ext.statusCode).toBe(201)
+      const update = { loanId: loan.id, itemId: w.item.id, circleId: w.circle.id }
+      expect(await lender.next('loan_update')).toEqual(update)
+      expect(await borrower.next('loan_update')).toEqual(update)
+      expect(await lender.next('new_activity')).toMatchObject({ type: 'LOAN_EXTENSION_REQUESTED' })
+      expect(await other.next('item_update')).toEqual({ itemId: w.item.id, circleId: w.circle.id })
+      expect(other.received.some((r) => r.event === 'loan_update')).toBe(false)
+    } finally {
+      for (const l of [lender, borrower, other]) l.close()
+    }
   })
 })
 

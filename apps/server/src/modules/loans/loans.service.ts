@@ -39,7 +39,12 @@ export interface ReturnedLoan {
   lenderId: string
   loanId: string
 }
-export type ReturnedListener = (tx: Executor, loan: ReturnedLoan) => Promise<void>
+/**
+ * Called inside the transaction that ends a loan (the loan RETURNED, its RETURN block appended, the
+ * RETURN handover CONFIRMED): it may write in `tx` (e.g. `handovers.requestInTx` for the next LOAN) and
+ * return what to announce once the transaction committed.
+ */
+export type ReturnedListener = (tx: Executor, loan: ReturnedLoan) => Promise<void | (() => void)>
 
 function toExtension(row: LoanExtensionRow, borrowerName: string): TLoanExtension {
   return {
@@ -332,9 +337,13 @@ export function createLoansService(
       lenderId: loan.lenderId,
       loanId: loan.id,
     }
-    for (const listener of returnedListeners) await listener(tx, returned)
+    const afterCommit: (() => void)[] = []
+    for (const listener of returnedListeners) {
+      const after = await listener(tx, returned)
+      if (after) afterCommit.push(after)
+    }
     ctx.log.info({ loanId: loan.id, itemId: loan.itemId }, 'loan returned')
-    return { receipt, feed, ended }
+    return { receipt, feed, ended, afterCommit }
   }
 
   /** The receiver confirmed a RETURN (the lender, or the borrower for a return the lender recorded). */
@@ -342,8 +351,15 @@ export function createLoansService(
     const log = await ledger.lockCircle(tx, h.circleId)
     const loan = h.loanId ? await repo.lockLoan(tx, h.loanId) : undefined
     if (!loan || loan.status !== 'ACTIVE') throw new AppError('CONFLICT', MESSAGES.loanNotActive)
-    const { receipt, feed, ended } = await endLoan(tx, log, loan, { handover: h, receiverComment })
-    return { receipt, feed, loanId: loan.id, after: () => announce(ended) }
+    const { receipt, feed, ended, afterCommit } = await endLoan(tx, log, loan, {
+      handover: h,
+      receiverComment,
+    })
+    const after = () => {
+      announce(ended)
+      for (const announceListener of afterCommit) announceListener()
+    }
+    return { receipt, feed, loanId: loan.id, after }
   }
 
   const hooks: LendingHooks = {
@@ -384,8 +400,8 @@ export function createLoansService(
       if (loan.recalledAt) {
         if (!isLender) throw new AppError('FORBIDDEN', MESSAGES.loanRecalledLenderRecords)
         const log = await ledger.lockCircle(tx, loan.circleId)
-        const { feed, ended } = await endLoan(tx, log, loan, null)
-        return { kind: 'ended' as const, loan: ended, feed }
+        const { feed, ended, afterCommit } = await endLoan(tx, log, loan, null)
+        return { kind: 'ended' as const, loan: ended, feed, afterCommit }
       }
       const senderId = actor.id
       const receiverId = isLender ? loan.borrowerId : loan.lenderId
@@ -420,6 +436,7 @@ export function createLoansService(
     } else {
       ctx.log.info({ loanId: id }, 'recalled loan returned')
       announce(outcome.loan, outcome.feed)
+      for (const announceListener of outcome.afterCommit) announceListener()
     }
     const message = outcome.kind === 'started' ? MESSAGES.loanReturnStarted : MESSAGES.loanReturnRecorded
     return { loan: await view(ctx.db, id), message }
