@@ -14,8 +14,9 @@ const serverLayers = [
   ['users', 'activities', 'ledger'],
   ['webauthn', 'avatars', 'items'],
   ['handovers'],
-  // Asks to borrow use handovers (a LOAN request) and are closed by circles on a departure.
-  ['borrow-requests'],
+  // Loans confirm LOAN and RETURN handovers (the handovers' lending hooks); asks to borrow make LOAN
+  // requests; circles recall loans and close asks on a departure (issue 26).
+  ['loans', 'borrow-requests'],
   ['circles'],
   ['account-deletion', 'export'],
 ]

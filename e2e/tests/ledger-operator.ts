@@ -44,6 +44,9 @@ interface BlockRow {
   requester_comment_commitment: string | null
   receiver_comment_commitment: string | null
   secret_message_commitment: string | null
+  /** Encoding v4 (issue 26): the loan and its date as hashed; NULL otherwise. */
+  loan_id: string | null
+  due_at: string | null
 }
 
 /**
@@ -67,21 +70,30 @@ function contentOf(row: BlockRow, prevHash: string): BlockContent {
       secretMessage: row.secret_message_commitment,
     },
   }
-  if (row.version === 3) {
-    return {
-      v: 3,
+  if (row.version === 3 || row.version === 4) {
+    const committed = {
       ...common,
       reason: row.reason,
       from: { id: row.from_id, nameCommitment: row.from_name_commitment! },
       to: { id: row.to_id, nameCommitment: row.to_name_commitment! },
     }
+    // v4 (issue 26): the loan the block is about, and its date as hashed.
+    if (row.version === 4)
+      return {
+        v: 4,
+        ...committed,
+        loan: row.loan_id ? { id: row.loan_id, dueAt: row.due_at } : null,
+      } as BlockContent
+    return { v: 3, ...committed } as BlockContent
   }
   const fields = {
     ...common,
     from: { id: row.from_id, name: row.from_name },
     to: { id: row.to_id, name: row.to_name },
   }
-  return row.version === 1 ? { v: 1, ...fields } : { v: 2, ...fields, reason: row.reason }
+  // Rows before v4 hold only the kinds of their version.
+  const old = { ...fields, kind: row.kind as 'HANDOVER' | 'AUTO_TRANSFER' }
+  return row.version === 1 ? { v: 1, ...old } : { v: 2, ...old, reason: row.reason }
 }
 
 /**
@@ -122,7 +134,7 @@ export async function rewriteHistory(
       if (row.height === change.height) {
         row.to_name = change.toName
         // A v3 row: the new name enters the hash as a new commitment, its salt kept beside it.
-        if (row.version === 3) row.to_name_commitment = nameCommitment(change.toName, row.to_name_salt!)
+        if (row.version >= 3) row.to_name_commitment = nameCommitment(change.toName, row.to_name_salt!)
       }
       const hash = blockHash(contentOf(row, prev))
       await client.query(

@@ -55,7 +55,10 @@ import { borrowRequestsRoutes } from './modules/borrow-requests/borrow-requests.
 import {
   type BorrowRequestsService,
   createBorrowRequestsService,
+  registerReturnListener,
 } from './modules/borrow-requests/borrow-requests.service'
+import { createLoansService } from './modules/loans/loans.service'
+import { loansRoutes } from './modules/loans/loans.routes'
 import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
 import { exportRoutes } from './modules/export/export.routes'
@@ -194,13 +197,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const items = createItemsService(ctx, store, ledger, activities)
   const avatars = createAvatarsService(ctx, store)
   const handovers = createHandoversService(ctx, ledger, activities, notices, items)
-  // Asks to borrow sit above handovers (its onAnswered hook). Once the loans module exists (h-loans),
-  // connect the waiting list to returns: registerReturnListener(loans, borrowRequests).
+  // Issue 26: LOAN and RETURN handovers are the loans module's to confirm (docs/decisions/0047).
+  const loans = createLoansService(ctx, { ledger, activities, notices, handovers })
+  handovers.useLending(loans.hooks)
+  // Asks to borrow sit above handovers (its onAnswered hook); a return offers the item to the next in line.
   const borrowRequests = createBorrowRequestsService(ctx, handovers, activities, notices)
-  const circles = createCirclesService(ctx, items, handovers, activities, borrowRequests)
+  registerReturnListener(loans, borrowRequests)
+  const circles = createCirclesService(ctx, items, handovers, activities, loans, borrowRequests)
   opts.exposeServices?.({ borrowRequests })
   const webauthn = createWebauthnService(ctx, accounts)
-  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn })
+  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn, loans })
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -243,6 +249,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(itemsRoutes(items), { prefix: '/items' })
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
       await api.register(borrowRequestsRoutes(borrowRequests))
+      await api.register(loansRoutes(loans), { prefix: '/loans' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))

@@ -252,6 +252,35 @@ const freshAsk = async () => {
 }
 const freshPending = async () =>
   pendingHandover(t, w.who.holder, w.who.receiver, (await freshItem()).id, { secretMessage: w.secret })
+/** Issue 26: the holder lends a fresh item to the receiver, who accepts: an ACTIVE loan. */
+const inAWeek = () => new Date(Date.now() + 7 * 24 * 3600_000).toISOString()
+async function freshLoan(): Promise<{ id: string }> {
+  const request = await pendingHandover(t, w.who.holder, w.who.receiver, (await freshItem()).id, {
+    kind: 'LOAN',
+    dueAt: inAWeek(),
+  })
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: `/api/handovers/${request.id}/status`,
+    headers: w.who.receiver.auth,
+    payload: { status: 'CONFIRMED' },
+  })
+  if (res.statusCode !== 200) throw new Error(`loan: ${res.body}`)
+  return { id: res.json().handover.loanId }
+}
+/** A fresh loan with the receiver's pending wish for a later date. */
+async function freshExtension() {
+  const loan = await freshLoan()
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/loans/${loan.id}/extensions`,
+    headers: w.who.receiver.auth,
+    payload: { dueAt: new Date(Date.now() + 14 * 24 * 3600_000).toISOString() },
+  })
+  if (res.statusCode !== 201) throw new Error(`extension: ${res.body}`)
+  return `/api/loans/${loan.id}/extensions/${res.json().extension.id}`
+}
+let sharedLoan: Promise<{ id: string }> | undefined
 const freshInvitation = () => qrInvitation(t, w.who.admin, w.circleA.id, uniqueEmail('qr'))
 async function freshMember() {
   const extra = await signedIn(t, { name: 'Extra Member' })
@@ -682,6 +711,35 @@ function table(): Record<string, Row> {
     'DELETE /api/borrow-requests/:id': {
       expect: circleA(403, { member: OK }),
       call: async () => ({ url: `/api/borrow-requests/${await freshAsk()}` }),
+    },
+    // Loans (issue 26): the holder lends, the receiver borrows; members see; outsiders get the 404.
+    'GET /api/loans': { expect: anyAccount(), call: () => ({ url: '/api/loans?role=lent&status=all' }) },
+    'GET /api/loans/:id': {
+      expect: circleA(OK),
+      call: async () => ({ url: `/api/loans/${(await (sharedLoan ??= freshLoan())).id}` }),
+    },
+    'PATCH /api/loans/:id': {
+      expect: circleA(403, { holder: OK }),
+      call: async () => ({ url: `/api/loans/${(await freshLoan()).id}`, payload: { dueAt: inAWeek() } }),
+    },
+    'POST /api/loans/:id/return': {
+      expect: circleA(403, { holder: OK, receiver: OK }),
+      call: async () => ({ url: `/api/loans/${(await freshLoan()).id}/return`, payload: {} }),
+    },
+    'POST /api/loans/:id/extensions': {
+      expect: circleA(403, { receiver: OK }),
+      call: async () => ({
+        url: `/api/loans/${(await freshLoan()).id}/extensions`,
+        payload: { dueAt: new Date(Date.now() + 10 * 24 * 3600_000).toISOString() },
+      }),
+    },
+    'PUT /api/loans/:id/extensions/:extensionId': {
+      expect: circleA(403, { holder: OK }),
+      call: async () => ({ url: await freshExtension(), payload: { status: 'DECLINED' } }),
+    },
+    'DELETE /api/loans/:id/extensions/:extensionId': {
+      expect: circleA(403, { receiver: OK }),
+      call: async () => ({ url: await freshExtension() }),
     },
 
     // The ledger: members of the circle read it; anyone else gets the 404 of a foreign resource.

@@ -24,7 +24,7 @@ import { createTestApp, TEST_JWT_SECRET, type TestApp } from './support/test-app
  * Set to true once h-loans is merged (requestInTx then makes LOAN handovers with their due date): the
  * marked tests check the handover's kind and due date.
  */
-const LOAN_HANDOVERS = false
+const LOAN_HANDOVERS = true
 
 let t: TestApp
 let service: BorrowRequestsService

@@ -47,6 +47,8 @@ type Ref =
   | 'avatarFile'
   | 'credential'
   | 'borrowRequest'
+  | 'loan'
+  | 'extension'
 
 interface FuzzEntry {
   /** Real values for each path parameter (the fuzz also tries random UUIDs and garbage). */
@@ -123,6 +125,14 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/borrow-requests': {},
   'PUT /api/borrow-requests/:id': { params: { id: ['borrowRequest'] } },
   'DELETE /api/borrow-requests/:id': { params: { id: ['borrowRequest'] } },
+  // loans (issue 26)
+  'GET /api/loans/': {},
+  'GET /api/loans/:id': { params: { id: ['loan'] } },
+  'PATCH /api/loans/:id': { params: { id: ['loan'] } },
+  'POST /api/loans/:id/return': { params: { id: ['loan'] } },
+  'POST /api/loans/:id/extensions': { params: { id: ['loan'] } },
+  'PUT /api/loans/:id/extensions/:extensionId': { params: { id: ['loan'], extensionId: ['extension'] } },
+  'DELETE /api/loans/:id/extensions/:extensionId': { params: { id: ['loan'], extensionId: ['extension'] } },
   // ledger
   'GET /api/blockchain/': {},
   'GET /api/blockchain/verify/:circleId': { params: { circleId: ['circle'] } },
@@ -226,6 +236,27 @@ async function seedWorld(): Promise<World> {
   })
   if (ask.statusCode !== 201) throw new Error(`ask: ${ask.statusCode} ${ask.body}`)
   const borrowRequestId = (ask.json() as { borrowRequest: { id: string } }).borrowRequest.id
+  // Issue 26: a loan of the admin's saw to the member, with the member's wish for a later date.
+  const lentItem = await createItem(t, admin, circle.id, 'Saw')
+  const week = 7 * 24 * 3600_000
+  const lending = await pendingHandover(t, admin, member, lentItem.id, {
+    kind: 'LOAN',
+    dueAt: new Date(Date.now() + week).toISOString(),
+  })
+  const lent = await t.app.inject({
+    method: 'PUT',
+    url: `/api/handovers/${lending.id}/status`,
+    headers: member.auth,
+    payload: { status: 'CONFIRMED' },
+  })
+  const loanId = (lent.json() as { handover: { loanId: string } }).handover.loanId
+  const wish = await t.app.inject({
+    method: 'POST',
+    url: `/api/loans/${loanId}/extensions`,
+    headers: member.auth,
+    payload: { dueAt: new Date(Date.now() + 2 * week).toISOString() },
+  })
+  const extensionId = (wish.json() as { extension: { id: string } }).extension.id
   const form = multipart('image', { name: 'p.png', type: 'image/png', bytes: picture })
   const upload = await t.app.inject({
     method: 'POST',
@@ -275,10 +306,12 @@ async function seedWorld(): Promise<World> {
     avatarFile: [avatarUrl.split('/').pop() ?? 'x'],
     credential: ['AAAA', 'bm90LWEtY3JlZGVudGlhbA'],
     borrowRequest: [borrowRequestId],
+    loan: [loanId],
+    extension: [extensionId],
   }
   const ids = [circle.id, item.id, pendingItem.id, movedItem.id, pending.id, confirmed.id, invitation.id]
   ids.push(borrowRequestId)
-  ids.push(admin.user.id, member.user.id, outsider.user.id, ...blockIds)
+  ids.push(admin.user.id, member.user.id, outsider.user.id, ...blockIds, loanId, extensionId)
   return {
     admin,
     member,

@@ -7,6 +7,7 @@ import {
   type BlockContentV1,
   type BlockContentV2,
   type BlockContentV3,
+  type BlockContentV4,
   BLOCK_VERSION,
   BLOCK_VERSIONS,
   checkBlock,
@@ -69,7 +70,7 @@ describe('block encoding', () => {
   })
 
   it('matches the v2 golden file byte for byte, and v1 blocks keep their v1 bytes', () => {
-    expect(BLOCK_VERSION).toBe(3)
+    expect(BLOCK_VERSION).toBeGreaterThanOrEqual(3)
     expect(new TextDecoder().decode(blockBytes(GOLDEN_V2.content))).toBe(GOLDEN_V2.canonical)
     expect(blockHash(GOLDEN_V2.content)).toBe(GOLDEN_V2.hash)
     expect(GOLDEN.content.v).toBe(1)
@@ -139,6 +140,22 @@ describe('block encoding, for any content (fast-check)', () => {
         v: fc.constant(3 as const),
         reason: maybe,
         ...fields,
+        from: fc.record({ id: text, nameCommitment: text }),
+        to: fc.record({ id: text, nameCommitment: text }),
+      }),
+      // v4 (issue 26): v3's fields, the loan kinds and `loan`.
+      fc.record({
+        v: fc.constant(4 as const),
+        reason: maybe,
+        ...fields,
+        kind: fc.constantFrom(
+          'HANDOVER' as const,
+          'AUTO_TRANSFER' as const,
+          'LOAN' as const,
+          'RETURN' as const,
+          'LOAN_CHANGE' as const,
+        ),
+        loan: fc.option(fc.record({ id: text, dueAt: maybe }), { nil: null }),
         from: fc.record({ id: text, nameCommitment: text }),
         to: fc.record({ id: text, nameCommitment: text }),
       }),
@@ -343,7 +360,7 @@ describe('encoding v3: names as commitments, erasable (issue 24)', () => {
     expect(goldenV3()).toEqual(GOLDEN_V3)
     expect(new TextDecoder().decode(blockBytes(GOLDEN_V3.content))).toBe(GOLDEN_V3.canonical)
     expect(blockHash(GOLDEN_V3.content)).toBe(GOLDEN_V3.hash)
-    expect(BLOCK_VERSIONS).toEqual([1, 2, 3])
+    expect(BLOCK_VERSIONS).toContain(3)
     // The keys in RFC 8785 order, the same bytes as the generic encoder.
     expect(GOLDEN_V3.canonical).toBe(
       canonicalJson(normalizeText(GOLDEN_V3.content as unknown as CanonicalValue)),
@@ -467,3 +484,134 @@ describe('checkBlock: one block on its own, as a page shows it', () => {
     expect(checkBlock({ id: 'c', hash: 'nope', content: redacted, redacted: ['to'] })).toBe('mismatch')
   })
 })
+
+/**
+ * Encoding v4 (issue 26, docs/decisions/0047): v3's fields plus `loan`, and the loan kinds. Its golden
+ * block is a LOAN that goes on from the v3 golden block; goldens-v4.ts writes it.
+ */
+describe('encoding v4: loans on the ledger (issue 26)', () => {
+  const read = <T>(name: string) =>
+    JSON.parse(
+      readFileSync(fileURLToPath(new URL(`../testdata/golden/${name}`, import.meta.url)), 'utf8'),
+    ) as T
+  const GOLDEN_V3 = read<{ content: BlockContentV3; names: KeptNames; hash: string }>('block-v3.json')
+  const GOLDEN_V4 = read<{ content: BlockContentV4; names: KeptNames; canonical: string; hash: string }>(
+    'block-v4.json',
+  )
+  const stored = (c: BlockContent, names?: KeptNames): StoredBlock => ({
+    id: `b${c.height}`,
+    hash: blockHash(c),
+    content: c,
+    ...(names ? { names } : {}),
+  })
+  const v1: StoredBlock = { id: 'v1', hash: GOLDEN.hash, content: GOLDEN.content }
+  const v2: StoredBlock = { id: 'v2', hash: GOLDEN_V2.hash, content: GOLDEN_V2.content }
+  const v3: StoredBlock = {
+    id: 'v3',
+    hash: GOLDEN_V3.hash,
+    content: GOLDEN_V3.content,
+    names: GOLDEN_V3.names,
+  }
+  const v4 = (c: Partial<BlockContentV4> = {}): StoredBlock =>
+    stored({ ...GOLDEN_V4.content, ...c } as BlockContentV4, GOLDEN_V4.names)
+
+  it('matches the v4 golden file byte for byte, written by the code', async () => {
+    const { goldenV4 } = await import('../testdata/goldens-v4')
+    expect(goldenV4()).toEqual(GOLDEN_V4)
+    expect(BLOCK_VERSION).toBe(4)
+    expect(BLOCK_VERSIONS).toEqual([1, 2, 3, 4])
+    expect(new TextDecoder().decode(blockBytes(GOLDEN_V4.content))).toBe(GOLDEN_V4.canonical)
+    expect(blockHash(GOLDEN_V4.content)).toBe(GOLDEN_V4.hash)
+    expect(GOLDEN_V4.canonical).toBe(
+      canonicalJson(normalizeText(GOLDEN_V4.content as unknown as CanonicalValue)),
+    )
+    // "loan" sits between "kind" and "ownership"; its "dueAt" before its "id".
+    expect(GOLDEN_V4.canonical).toContain('"kind":"LOAN","loan":{"dueAt":"2026-12-12T22:59:00.000Z","id":')
+    for (const { name } of Object.values(GOLDEN_V4.names)) expect(GOLDEN_V4.canonical).not.toContain(name)
+  })
+
+  it('keeps the v1, v2 and v3 goldens as they were, and a v1–v4 chain verifies', () => {
+    expect(GOLDEN_V3.hash).toBe('9daa7d64635c2a85b76be3144337979c9eb0e66f4e256688f57ca29ba2e153b7')
+    expect(blockHash(GOLDEN_V3.content)).toBe(GOLDEN_V3.hash)
+    expect(verify([v1, v2, v3, v4()])).toEqual({
+      valid: true,
+      blockCount: 4,
+      failingBlocks: [],
+      redactedBlocks: 0,
+    })
+    // Names erased beside a v4 block: it still verifies; a wrong name does not.
+    const erased = { name: null, salt: null }
+    expect(verify([v1, v2, v3, { ...v4(), names: { from: erased, to: erased } }]).valid).toBe(true)
+    const wrong = { ...GOLDEN_V4.names, to: { ...GOLDEN_V4.names.to, name: 'Mallory' } }
+    expect(verify([v1, v2, v3, { ...v4(), names: wrong }]).failingBlocks.map((f) => f.index)).toEqual([3])
+    expect(checkBlock(v4())).toBe('ok')
+    expect(checkBlock({ ...v4(), names: wrong })).toBe('mismatch')
+  })
+
+  it('hashes the loan: a changed date or loan id is a changed hash', () => {
+    const moved = {
+      ...GOLDEN_V4.content,
+      loan: { ...GOLDEN_V4.content.loan!, dueAt: '2026-12-13T22:59:00.000Z' },
+    }
+    expect(blockHash(moved)).not.toBe(GOLDEN_V4.hash)
+    expect(
+      verify([v1, v2, v3, { ...v4(), content: moved, hash: GOLDEN_V4.hash }]).failingBlocks.map(
+        (f) => f.index,
+      ),
+    ).toEqual([3])
+    // A v4 block relabelled v3 (dropping its loan) no longer hashes the same.
+    const { loan: _loan, ...rest } = GOLDEN_V4.content
+    expect(hashOr({ ...rest, v: 3 } as never)).not.toBe(GOLDEN_V4.hash)
+  })
+
+  it('accepts each kind only with the loan and reason it must carry', () => {
+    const c = GOLDEN_V4.content
+    const loan = c.loan!
+    const ok: Partial<BlockContentV4>[] = [
+      { kind: 'LOAN', loan, reason: null },
+      { kind: 'RETURN', loan: { id: loan.id, dueAt: null }, reason: null },
+      { kind: 'LOAN_CHANGE', loan, reason: null },
+      { kind: 'LOAN_CHANGE', loan, reason: 'LEFT' },
+      { kind: 'LOAN_CHANGE', loan, reason: 'REMOVED' },
+      { kind: 'HANDOVER', loan: null, reason: null },
+      { kind: 'AUTO_TRANSFER', loan: null, reason: 'LEFT' },
+    ]
+    for (const fields of ok)
+      expect(isWellFormed({ ...c, ...fields } as BlockContentV4), JSON.stringify(fields)).toBe(true)
+    const bad: Partial<BlockContentV4>[] = [
+      { kind: 'LOAN', loan: null },
+      { kind: 'LOAN', loan: { id: loan.id, dueAt: null } },
+      { kind: 'LOAN', loan, reason: 'LEFT' },
+      { kind: 'RETURN', loan },
+      { kind: 'RETURN', loan: null },
+      { kind: 'LOAN_CHANGE', loan: null },
+      { kind: 'LOAN_CHANGE', loan: { id: loan.id, dueAt: null } },
+      { kind: 'HANDOVER', loan },
+      { kind: 'AUTO_TRANSFER', loan: null, reason: null },
+      { kind: 'AUTO_TRANSFER', loan, reason: 'LEFT' },
+      { kind: 'SOMETHING' as never, loan },
+    ]
+    for (const fields of bad) {
+      const content = { ...c, ...fields } as BlockContentV4
+      expect(isWellFormed(content), JSON.stringify(fields)).toBe(false)
+      // With a matching hash the chain still refuses it.
+      expect(
+        verify([v1, v2, v3, stored(content, GOLDEN_V4.names)]).failingBlocks.map((f) => f.index),
+      ).toEqual([3])
+    }
+    // The loan kinds do not exist before v4.
+    const v3c = GOLDEN_V3.content
+    for (const kind of ['LOAN', 'RETURN', 'LOAN_CHANGE'] as const)
+      expect(isWellFormed({ ...v3c, kind } as unknown as BlockContentV3)).toBe(false)
+    expect(() => blockBytes({ ...c, loan: { id: 5 } } as never)).toThrow(TypeError)
+    expect(() => blockBytes({ ...c, loan: 'x' } as never)).toThrow(TypeError)
+  })
+})
+
+function hashOr(c: BlockContent): string {
+  try {
+    return blockHash(c)
+  } catch {
+    return ''
+  }
+}

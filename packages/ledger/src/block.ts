@@ -6,17 +6,27 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
  * theirs and keep verifying. v1: the original fields. v2 (issue 23, docs/decisions/0027): adds
  * `reason`, why an automatic transfer happened (null for a handover). v3 (issue 24, docs/decisions/0034):
  * v2's fields, but each party's name only as a salted commitment; the name and its salt are kept beside
- * the block, erasable, and the block still verifies once they are gone.
+ * the block, erasable, and the block still verifies once they are gone. v4 (issue 26, docs/decisions/0047):
+ * v3's fields plus `loan` (`{ id, dueAt }` or null) and the loan kinds LOAN, RETURN and LOAN_CHANGE.
  */
-export const BLOCK_VERSION = 3
+export const BLOCK_VERSION = 4
 /** Every encoding version a chain may hold: blocks written before a new version stay as they are. */
-export const BLOCK_VERSIONS = [1, 2, 3] as const
+export const BLOCK_VERSIONS = [1, 2, 3, 4] as const
 export type BlockVersion = (typeof BLOCK_VERSIONS)[number]
 /** The prevHash of a circle's first block. */
 export const GENESIS_PREV_HASH = '0'.repeat(64)
 
 export type OwnershipKind = 'COMPLETE' | 'PARTIAL'
-export type BlockKind = 'HANDOVER' | 'AUTO_TRANSFER'
+/** v1–v3 know HANDOVER and AUTO_TRANSFER; v4 adds the loan kinds (issue 26). */
+export type BlockKind = 'HANDOVER' | 'AUTO_TRANSFER' | LoanBlockKind
+/** A loan began (lender → borrower), ended (borrower → lender), or its date changed (lender → borrower). */
+export type LoanBlockKind = 'LOAN' | 'RETURN' | 'LOAN_CHANGE'
+export const LOAN_BLOCK_KINDS: readonly LoanBlockKind[] = ['LOAN', 'RETURN', 'LOAN_CHANGE']
+/** What a v4 block says about a loan: its id, and the return date (null on a RETURN). */
+export interface BlockLoan {
+  id: string
+  dueAt: string | null
+}
 /** Why an automatic transfer happened: the holder left the circle, or the admin removed them. */
 export type TransferReason = 'LEFT' | 'REMOVED'
 
@@ -43,7 +53,8 @@ export const SIDES: readonly Side[] = ['from', 'to']
  * Ids and times are strings; `height` counts from 0 per circle.
  */
 interface CommonFields {
-  kind: BlockKind
+  /** v1–v3; v4 widens it to the loan kinds. */
+  kind: 'HANDOVER' | 'AUTO_TRANSFER'
   circle: { id: string; name: string }
   height: number
   prevHash: string
@@ -81,7 +92,27 @@ export interface BlockContentV3 extends CommonFields {
   from: CommittedParty
   to: CommittedParty
 }
-export type BlockContent = BlockContentV1 | BlockContentV2 | BlockContentV3
+/**
+ * Encoding v4 (issue 26, docs/decisions/0047): v3's fields plus `loan`. LOAN: lender → borrower,
+ * `loan.dueAt` the agreed date. RETURN: borrower → lender, `loan.dueAt` null. LOAN_CHANGE: lender →
+ * borrower, the new date (`reason` LEFT/REMOVED when the loan was recalled because the borrower left).
+ * HANDOVER and AUTO_TRANSFER carry `loan: null`. Every block the server writes since issue 26 is v4.
+ */
+export interface BlockContentV4 extends Omit<CommonFields, 'kind'> {
+  v: 4
+  kind: BlockKind
+  reason: TransferReason | null
+  loan: BlockLoan | null
+  from: CommittedParty
+  to: CommittedParty
+}
+export type BlockContent = BlockContentV1 | BlockContentV2 | BlockContentV3 | BlockContentV4
+/** The versions whose parties are name commitments (the names kept beside the block). */
+export type CommittedBlockContent = BlockContentV3 | BlockContentV4
+/** Whether a block's parties are commitments (v3 and later) rather than names in clear (v1/v2). */
+export function hasCommittedNames(c: BlockContent): c is CommittedBlockContent {
+  return c.v === 3 || c.v === 4
+}
 
 /** Printable ASCII without '"' and '\\': NFC leaves it as it is and JSON quotes it without escapes. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
@@ -99,6 +130,12 @@ const party = (p: { id: string; name: string | null }) =>
   `{"id":${text(p.id)},"name":${text(p.name as string)}}`
 // RFC 8785 order: "id" < "nameCommitment".
 const committed = (p: CommittedParty) => `{"id":${text(p.id)},"nameCommitment":${text(p.nameCommitment)}}`
+// RFC 8785 order: "dueAt" < "id".
+function loanJson(loan: BlockLoan | null): string {
+  if (loan === null) return 'null'
+  if (typeof loan !== 'object') throw new TypeError(`not a loan: ${typeof loan}`)
+  return `{"dueAt":${textOrNull(loan.dueAt)},"id":${text(loan.id)}}`
+}
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new TypeError(`not a safe integer: ${value}`)
   return String(value)
@@ -119,33 +156,60 @@ function blockJson(c: BlockContent): string {
   const m = c.commitments
   // v2 adds "reason", whose place in RFC 8785 key order is between "prevHash" and "time"; v3 keeps it
   // and encodes the parties as commitments. Any other version has no encoding: no hash to match.
+  // v4 adds "loan" between "kind" and "ownership".
   let reason: string
   let from: string
   let to: string
+  let loan = ''
   if (c.v === 1) [reason, from, to] = ['', party(c.from), party(c.to)]
   else if (c.v === 2) [reason, from, to] = [`"reason":${textOrNull(c.reason)},`, party(c.from), party(c.to)]
   else if (c.v === 3)
     [reason, from, to] = [`"reason":${textOrNull(c.reason)},`, committed(c.from), committed(c.to)]
-  else throw new TypeError(`not a block encoding version: ${String((c as { v: unknown }).v)}`)
+  else if (c.v === 4) {
+    ;[reason, from, to] = [`"reason":${textOrNull(c.reason)},`, committed(c.from), committed(c.to)]
+    loan = `"loan":${loanJson(c.loan)},`
+  } else throw new TypeError(`not a block encoding version: ${String((c as { v: unknown }).v)}`)
   return (
     `{"circle":${party(c.circle)},` +
     `"commitments":{"receiverComment":${textOrNull(m.receiverComment)},` +
     `"requesterComment":${textOrNull(m.requesterComment)},"secretMessage":${textOrNull(m.secretMessage)}},` +
     `"first":${boolean(c.first)},"from":${from},"handoverId":${textOrNull(c.handoverId)},` +
-    `"height":${integer(c.height)},"item":${party(c.item)},"kind":${text(c.kind)},` +
+    `"height":${integer(c.height)},"item":${party(c.item)},"kind":${text(c.kind)},${loan}` +
     `"ownership":${text(c.ownership)},"prevHash":${text(c.prevHash)},${reason}"time":${text(c.time)},` +
     `"to":${to},"v":${integer(c.v)}}`
   )
 }
 
+const isReason = (reason: unknown) => reason === 'LEFT' || reason === 'REMOVED'
+
 /**
- * Whether a block's fields fit its version: v1, v2 and v3 only; in v2 and v3 an automatic transfer
- * names its reason and a handover has none. (A v1 block never had one; its bytes cannot carry it.)
+ * Whether a block's fields fit its version: v1 to v4 only; in v2 to v4 an automatic transfer names its
+ * reason and a handover has none. (A v1 block never had one; its bytes cannot carry it.) The loan kinds
+ * exist in v4 only: LOAN and LOAN_CHANGE name the loan and a date, RETURN the loan and no date; only a
+ * recall (LOAN_CHANGE) has a reason; HANDOVER and AUTO_TRANSFER have no loan.
  */
 export function isWellFormed(c: BlockContent): boolean {
   if (c.v === 1) return true
-  if (c.v !== 2 && c.v !== 3) return false
-  return c.kind === 'AUTO_TRANSFER' ? c.reason === 'LEFT' || c.reason === 'REMOVED' : c.reason === null
+  if (c.v === 2 || c.v === 3) {
+    if (c.kind === 'AUTO_TRANSFER') return isReason(c.reason)
+    return c.kind === 'HANDOVER' && c.reason === null
+  }
+  if (c.v !== 4) return false
+  const loan = c.loan
+  switch (c.kind) {
+    case 'HANDOVER':
+      return c.reason === null && loan === null
+    case 'AUTO_TRANSFER':
+      return isReason(c.reason) && loan === null
+    case 'LOAN':
+      return c.reason === null && loan !== null && typeof loan.dueAt === 'string'
+    case 'RETURN':
+      return c.reason === null && loan !== null && loan.dueAt === null
+    case 'LOAN_CHANGE':
+      return (c.reason === null || isReason(c.reason)) && loan !== null && typeof loan.dueAt === 'string'
+    default:
+      return false
+  }
 }
 
 /** The bytes that are hashed: the canonical JSON of the content, UTF-8. */
@@ -266,7 +330,10 @@ export function checkBlock(block: StoredBlock): 'ok' | 'redacted' | 'mismatch' {
   const { content } = block
   if (isRedacted(block)) return HASH.test(block.hash) ? 'redacted' : 'mismatch'
   if (hashOrEmpty(content) !== block.hash) return 'mismatch'
-  if (content.v === 3 && !SIDES.every((s) => opensCommitment(block.names?.[s], content[s].nameCommitment)))
+  if (
+    hasCommittedNames(content) &&
+    !SIDES.every((s) => opensCommitment(block.names?.[s], content[s].nameCommitment))
+  )
     return 'mismatch'
   return 'ok'
 }
@@ -309,7 +376,7 @@ export function createChainVerifier() {
         content.first === (index === 0) &&
         content.prevHash === previousHash
       const namesOpen =
-        content.v !== 3 ||
+        !hasCommittedNames(content) ||
         SIDES.every((side) => opensCommitment(block.names?.[side], content[side].nameCommitment))
       const hashOk = redacted ? HASH.test(block.hash) : expectedHash === block.hash
       // A redacted block that the next block, itself proven by its hash, does not link to: its stored

@@ -1,4 +1,11 @@
-import { blockBytes, checkBlock, type BlockContent, type KeptNames, type StoredBlock } from './block'
+import {
+  blockBytes,
+  checkBlock,
+  hasCommittedNames,
+  type BlockContent,
+  type KeptNames,
+  type StoredBlock,
+} from './block'
 import { openCheckpoint } from './checkpoint'
 import { equalHashes, leafHash, verifyInclusion, type Hash } from './merkle'
 import { NoteError, parseVerifierKey, type NoteKey } from './note'
@@ -148,7 +155,7 @@ export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): 
             problems.push(`${what}: its content is not what its leaf holds`)
           // The names kept beside a v3 block must open its commitments (erased ones are not checked).
           if (
-            content.v === 3 &&
+            hasCommittedNames(content) &&
             checkBlock({
               id: String(block.id),
               hash: block.hash,

@@ -324,3 +324,67 @@ describe('an export after a member deleted their account', () => {
     ).toContain('line 3 is not a line of a ledger export')
   })
 })
+
+/**
+ * Issue 26 (docs/decisions/0047): export-v4.jsonl holds a log written in every encoding, v1 to v4: the
+ * v1, v2 and v3 golden blocks, then a LOAN, a LOAN_CHANGE and a RETURN. Written by
+ * testdata/goldens-v4.ts and frozen.
+ */
+describe('an export with loans (encoding v4)', () => {
+  const FROZEN = readFileSync(
+    fileURLToPath(new URL('../testdata/golden/export-v4.jsonl', import.meta.url)),
+    'utf8',
+  )
+  const lines = () =>
+    FROZEN.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+  const text = (ls: object[]) => ls.map((l) => JSON.stringify(l)).join('\n')
+
+  it('is what the code writes, and verifies in the function and on the command line', async () => {
+    const { exportV4, VKEY } = await import('../testdata/goldens-v4')
+    expect(exportV4()).toBe(FROZEN)
+    expect(verifyExport(FROZEN, { keys: [VKEY] })).toMatchObject({
+      valid: true,
+      blockCount: 6,
+      redactedBlocks: 0,
+      checkpoint: { size: 6 },
+      problems: [],
+    })
+    const kinds = lines()
+      .filter((l) => l.type === 'block')
+      .map(
+        (l) => JSON.parse(Buffer.from(l.leaf as string, 'base64').toString()) as { v: number; kind: string },
+      )
+      .map((c) => `${c.v}:${c.kind}`)
+    expect(kinds).toEqual([
+      '1:HANDOVER',
+      '2:AUTO_TRANSFER',
+      '3:HANDOVER',
+      '4:LOAN',
+      '4:LOAN_CHANGE',
+      '4:RETURN',
+    ])
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-cli-'))
+    await writeFile(path.join(dir, 'loans.jsonl'), FROZEN)
+    let printed = ''
+    expect(await main(['verify', path.join(dir, 'loans.jsonl'), '--key', VKEY], (t) => (printed += t))).toBe(
+      0,
+    )
+    expect(JSON.parse(printed)).toMatchObject({ valid: true, blockCount: 6 })
+  })
+
+  it('catches a return date changed in a leaf, and a wrong name beside a v4 block', () => {
+    const ls = lines()
+    const change = ls.find((l) => l.height === 4) as { leaf: string }
+    const bytes = Buffer.from(change.leaf, 'base64').toString().replace('2026-12-19', '2027-01-19')
+    change.leaf = Buffer.from(bytes).toString('base64')
+    const result = verifyExport(text(ls))
+    expect(result.valid).toBe(false)
+    expect(result.problems.join('\n')).toMatch(/block 4: its hash is not the hash of its leaf/)
+    const again = lines()
+    const back = again.find((l) => l.height === 5) as { names: { from: { name: string } } }
+    back.names.from.name = 'Mallory'
+    expect(verifyExport(text(again)).failingBlocks.map((f) => f.index)).toEqual([5])
+  })
+})

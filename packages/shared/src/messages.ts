@@ -216,6 +216,30 @@ export const MESSAGES = {
   borrowItemOnLoan: 'The item is on loan right now. The request stays in the queue until it comes back.',
   borrowItemPendingHandover:
     'The item has a handover request waiting for an answer. The request stays in the queue until that is settled.',
+  // h-loans: the loan lifecycle (docs/decisions/0047). `itemOnLoan` comes with `loan` (borrower, dueAt).
+  itemOnLoan:
+    'This item is on loan. It cannot be changed, handed over, lent again or deleted until it is back.',
+  loanBorrowerCannotHandOn: 'This item is lent to you. Return it to its owner instead of handing it on.',
+  loanNeedsCompleteOwnership: 'Only an owner with complete ownership can lend this item.',
+  loanDueAtRequired: 'Please choose a return date for the loan',
+  loanNotActive: 'This loan has already ended.',
+  loanOnlyParties: 'Only the lender or the borrower can do this.',
+  loanOnlyBorrower: 'Only the borrower can ask for a later return date.',
+  loanOnlyLender: 'Only the lender can change the return date or answer a request for more time.',
+  loanReturnPending: 'A return of this item is already waiting for confirmation.',
+  loanExtensionPending: 'A request for a later return date is already waiting for an answer.',
+  loanExtensionNotPending: 'This request for a later return date has already been answered or withdrawn.',
+  loanExtensionNotLater: 'The new return date must be later than the current one.',
+  loanDueAtUnchanged: 'The loan already has this return date.',
+  loanRecalledLenderRecords:
+    'This loan was recalled when a party left the circle: the lender records the return.',
+  loanReturnStarted: 'Return started. It is complete once the other person confirms it.',
+  loanReturnRecorded: 'The return has been recorded.',
+  loanExtensionRequested: 'Your request for a later return date has been sent.',
+  loanExtensionAccepted: 'The new return date is set.',
+  loanExtensionDeclined: 'The request for a later return date was declined.',
+  loanExtensionWithdrawn: 'Your request for a later return date has been withdrawn.',
+  loanDueAtChanged: 'The return date has been changed.',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -48,6 +48,11 @@ export interface ServerToClientEvents {
     eventId?: SocketEventId,
   ) => void
   circle_update: (payload: { circleId: string }, eventId?: SocketEventId) => void
+  /** Issue 26: to the lender and the borrower: the loan changed (fetch GET /api/loans/:id again). */
+  loan_update: (
+    payload: { loanId: string; itemId: string; circleId: string },
+    eventId?: SocketEventId,
+  ) => void
   item_update: (payload: { itemId: string; circleId: string }, eventId?: SocketEventId) => void
   circle_joined: (payload: { circleId: string }, eventId?: SocketEventId) => void
   circle_left: (payload: { circleId: string }, eventId?: SocketEventId) => void

@@ -41,6 +41,8 @@ export interface DomainEvents {
     receiverId: string
     status: 'PENDING' | 'CONFIRMED' | 'REJECTED' | 'CANCELLED'
   }
+  /** Issue 26: a loan started, changed (date, extension, recall, return started) or ended. */
+  'loan.changed': { loanId: string; itemId: string; circleId: string; lenderId: string; borrowerId: string }
   'activity.created': { notices: Notice[] }
   /** An ask to borrow changed (docs/decisions/0048): its asker's and owner's pages refresh. */
   'borrowRequest.changed': {

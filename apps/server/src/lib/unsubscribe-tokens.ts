@@ -1,6 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-export const NOTICE_KINDS = ['handoverRequests', 'handoverAnswers', 'invitations', 'borrowRequests'] as const
+export const NOTICE_KINDS = [
+  'handoverRequests',
+  'handoverAnswers',
+  'invitations',
+  'borrowRequests',
+  'loanChanges',
+] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 
 export interface UnsubscribeTokens {

@@ -17,6 +17,8 @@ const owners: Record<string, string> = {
   items: 'items',
   handovers: 'handovers',
   borrowRequests: 'borrow-requests',
+  loans: 'loans',
+  loanExtensions: 'loans',
   blocks: 'ledger',
   ledgerHeads: 'ledger',
   ledgerCheckpoints: 'ledger',

@@ -450,6 +450,17 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
         })),
       )
     }),
+    // Issue 26: the loan's two parties (the circle hears of the item through item_update).
+    subscribe('loan.changed', ({ loanId, itemId, circleId, lenderId, borrowerId }) => {
+      const payload = { loanId, itemId, circleId }
+      send(
+        [...new Set([lenderId, borrowerId])].map((id) => ({
+          room: userRoom(id),
+          event: 'loan_update' as const,
+          payload,
+        })),
+      )
+    }),
     subscribe('activity.created', ({ notices }) => {
       send(
         notices.map(({ userId, activity }) => ({

@@ -58,6 +58,31 @@ export function activityText(t: TFunction, activity: TActivity): string {
         admin: personName(activity.data.admin.name),
         circle: activity.data.circle.name,
       })
+    case 'LOAN_STARTED':
+    case 'LOAN_RETURN_REQUESTED':
+    case 'LOAN_RETURNED':
+    case 'LOAN_EXTENSION_REQUESTED':
+    case 'LOAN_EXTENSION_ANSWERED':
+    case 'LOAN_DUE_CHANGED':
+    case 'LOAN_RECALLED': {
+      // Issue 26: the variant says who started a return, whether a wish was accepted, who left.
+      const d = activity.data
+      const loanKey =
+        activity.type === 'LOAN_RETURN_REQUESTED' && d.startedBy === 'LENDER'
+          ? 'activity.LOAN_RETURN_REQUESTED_LENDER'
+          : activity.type === 'LOAN_EXTENSION_ANSWERED' && !d.accepted
+            ? 'activity.LOAN_EXTENSION_ANSWERED_DECLINED'
+            : activity.type === 'LOAN_RECALLED' && d.departed === 'LENDER'
+              ? 'activity.LOAN_RECALLED_LENDER'
+              : key
+      return t(loanKey, {
+        ns: 'common',
+        lender: personName(d.lender.name),
+        borrower: personName(d.borrower.name),
+        item: d.item.name,
+        date: d.dueAt ? new Date(d.dueAt).toLocaleDateString() : '',
+      })
+    }
     case 'AUTO_TRANSFER':
       // Since issue 23 the entry says why; older entries did not know, and keep the plain words.
       return t(activity.data.reason ? (`activity.AUTO_TRANSFER_${activity.data.reason}` as const) : key, {

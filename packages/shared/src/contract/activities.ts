@@ -12,6 +12,14 @@ export const ACTIVITY_TYPES = [
   'BORROW_REQUESTED',
   'BORROW_DECLINED',
   'BORROW_OFFERED',
+  // Issue 26 (h-loans, docs/decisions/0047): the steps of a loan; data ZLoanActivityData.
+  'LOAN_STARTED',
+  'LOAN_RETURN_REQUESTED',
+  'LOAN_RETURNED',
+  'LOAN_EXTENSION_REQUESTED',
+  'LOAN_EXTENSION_ANSWERED',
+  'LOAN_DUE_CHANGED',
+  'LOAN_RECALLED',
 ] as const
 export const ZActivityType = z.enum(ACTIVITY_TYPES)
 export type TActivityType = z.infer<typeof ZActivityType>
@@ -27,6 +35,9 @@ export const ZHandoverActivityData = z.object({
   handoverId: z.uuid().nullable(),
   /** AUTO_TRANSFER since issue 23: the holder left the circle, or the admin removed them. */
   reason: z.enum(['LEFT', 'REMOVED']).optional(),
+  /** Issue 26: a LOAN request (PENDING_HANDOVER) says so, with its return date. */
+  kind: z.enum(['TRANSFER', 'LOAN', 'RETURN']).optional(),
+  dueAt: z.iso.datetime().nullable().optional(),
 })
 /** NEW_ITEM: the item's own id and name, its owner and circle. */
 export const ZNewItemActivityData = z.object({
@@ -62,6 +73,29 @@ export const ZBorrowActivityData = z.object({
   handoverId: z.uuid().nullable().optional(),
 })
 
+/**
+ * The loan entries (issue 26): LOAN_STARTED (lender and borrower), LOAN_RETURN_REQUESTED (whoever
+ * confirms the return; `startedBy`), LOAN_RETURNED (both), LOAN_EXTENSION_REQUESTED (lender; `dueAt` the
+ * wished date), LOAN_EXTENSION_ANSWERED (borrower; `accepted`), LOAN_DUE_CHANGED (borrower; `dueAt` new,
+ * `previousDueAt`), LOAN_RECALLED (lender, borrower and the circle's admin; `reason`, `departed`). Never a message's text.
+ */
+export const ZLoanActivityData = z.object({
+  item: z.object({ id: z.uuid(), name: z.string() }),
+  lender: ZName,
+  borrower: ZName,
+  circleId: z.uuid(),
+  loanId: z.uuid(),
+  handoverId: z.uuid().nullable(),
+  dueAt: z.iso.datetime().nullable(),
+  previousDueAt: z.iso.datetime().nullable().optional(),
+  startedBy: z.enum(['BORROWER', 'LENDER']).optional(),
+  accepted: z.boolean().optional(),
+  reason: z.enum(['LEFT', 'REMOVED']).optional(),
+  /** LOAN_RECALLED: who is no longer in the circle. */
+  departed: z.enum(['BORROWER', 'LENDER']).optional(),
+})
+export type TLoanActivityData = z.infer<typeof ZLoanActivityData>
+
 const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D) =>
   z.object({
     id: z.uuid(),
@@ -90,6 +124,13 @@ export const ZActivity = z
     activity('BORROW_REQUESTED', ZBorrowActivityData),
     activity('BORROW_DECLINED', ZBorrowActivityData),
     activity('BORROW_OFFERED', ZBorrowActivityData),
+    activity('LOAN_STARTED', ZLoanActivityData),
+    activity('LOAN_RETURN_REQUESTED', ZLoanActivityData),
+    activity('LOAN_RETURNED', ZLoanActivityData),
+    activity('LOAN_EXTENSION_REQUESTED', ZLoanActivityData),
+    activity('LOAN_EXTENSION_ANSWERED', ZLoanActivityData),
+    activity('LOAN_DUE_CHANGED', ZLoanActivityData),
+    activity('LOAN_RECALLED', ZLoanActivityData),
   ])
   .meta({ id: 'Activity' })
 export type TActivity = z.infer<typeof ZActivity>

@@ -45,6 +45,17 @@ export const ZBlockContent = z
       from: ZCommittedParty,
       to: ZCommittedParty,
     }),
+    // v4 (issue 26, docs/decisions/0047): v3's fields, the loan kinds, and the loan with its return date
+    // (null on a RETURN); `loan` is null on HANDOVER and AUTO_TRANSFER.
+    z.object({
+      v: z.literal(4),
+      ...commonFields,
+      kind: z.enum(['HANDOVER', 'AUTO_TRANSFER', 'LOAN', 'RETURN', 'LOAN_CHANGE']),
+      reason: ZReason,
+      loan: z.object({ id: z.string(), dueAt: z.string().nullable() }).nullable(),
+      from: ZCommittedParty,
+      to: ZCommittedParty,
+    }),
   ])
   .meta({ id: 'BlockContent' })
 export type TBlockContent = z.infer<typeof ZBlockContent>

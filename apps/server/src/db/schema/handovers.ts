@@ -88,7 +88,8 @@ export const blocks = pgTable(
     hash: text('hash').notNull(),
     prevHash: text('prev_hash').notNull(),
     version: integer('version').notNull(),
-    kind: text('kind', { enum: ['HANDOVER', 'AUTO_TRANSFER'] }).notNull(),
+    /** v4 (issue 26) adds LOAN, RETURN and LOAN_CHANGE; the column is plain text, no migration. */
+    kind: text('kind', { enum: ['HANDOVER', 'AUTO_TRANSFER', 'LOAN', 'RETURN', 'LOAN_CHANGE'] }).notNull(),
     first: boolean('first').notNull(),
     time: text('time').notNull(),
     circleName: text('circle_name').notNull(),

@@ -144,27 +144,37 @@ export const unsubscribeLine = {
   }),
 }
 
-type HandoverNoticeData = NoticeLinks & { senderName: string; receiverName: string; itemName: string }
+type HandoverNoticeData = NoticeLinks & {
+  senderName: string
+  receiverName: string
+  itemName: string
+  /** Issue 26: a LOAN request's return date, already written for the recipient (language, time zone). */
+  dueAt?: string
+}
 
 const handoverRequested: Template<HandoverNoticeData> = {
   en: (d) => ({
-    subject: `${d.senderName} wants to hand you ${d.itemName}`,
+    subject: `${d.senderName} wants to ${d.dueAt ? 'lend' : 'hand'} you ${d.itemName}`,
     preheader: 'Accept or reject the handover in Circles.',
-    heading: `${d.senderName} wants to hand you ${d.itemName}`,
+    heading: `${d.senderName} wants to ${d.dueAt ? 'lend' : 'hand'} you ${d.itemName}`,
     paragraphs: [
       `Hi ${d.receiverName},`,
-      `${d.senderName} asked to hand ${d.itemName} over to you. Please accept or reject the request.`,
+      d.dueAt
+        ? `${d.senderName} would like to lend you ${d.itemName} until ${d.dueAt}. Please accept or reject the request.`
+        : `${d.senderName} asked to hand ${d.itemName} over to you. Please accept or reject the request.`,
     ],
     action: { label: 'Respond to the request', url: d.link },
     unsubscribe: unsubscribeLine.en(d.unsubscribeUrl),
   }),
   de: (d) => ({
-    subject: `${d.senderName} möchte dir ${d.itemName} übergeben`,
+    subject: `${d.senderName} möchte dir ${d.itemName} ${d.dueAt ? 'leihen' : 'übergeben'}`,
     preheader: 'Nimm die Übergabe in Circles an oder lehne sie ab.',
-    heading: `${d.senderName} möchte dir ${d.itemName} übergeben`,
+    heading: `${d.senderName} möchte dir ${d.itemName} ${d.dueAt ? 'leihen' : 'übergeben'}`,
     paragraphs: [
       `Hallo ${d.receiverName},`,
-      `${d.senderName} möchte dir ${d.itemName} übergeben. Bitte nimm die Anfrage an oder lehne sie ab.`,
+      d.dueAt
+        ? `${d.senderName} möchte dir ${d.itemName} bis ${d.dueAt} leihen. Bitte nimm die Anfrage an oder lehne sie ab.`
+        : `${d.senderName} möchte dir ${d.itemName} übergeben. Bitte nimm die Anfrage an oder lehne sie ab.`,
     ],
     action: { label: 'Auf die Anfrage antworten', url: d.link },
     unsubscribe: unsubscribeLine.de(d.unsubscribeUrl),
@@ -200,6 +210,181 @@ const handoverAnswered: Template<HandoverNoticeData & { accepted: boolean }> = {
   }),
 }
 
+/**
+ * The steps of a loan (issue 26, docs/decisions/0047), under the `loanChanges` switch. `otherName` is the
+ * other party; `dueAt` (and `previousDueAt`) already written for the recipient.
+ */
+export type LoanStep =
+  | 'started'
+  | 'returnStarted'
+  | 'returned'
+  | 'extensionRequested'
+  | 'extensionAccepted'
+  | 'extensionDeclined'
+  | 'dueChanged'
+  | 'recalled'
+type LoanNoticeData = NoticeLinks & {
+  step: LoanStep
+  recipientName: string
+  otherName: string
+  itemName: string
+  dueAt: string | null
+}
+const loanTexts: Record<Language, (d: LoanNoticeData) => { subject: string; line: string; action: string }> =
+  {
+    en: (d) => {
+      const until = d.dueAt ? ` until ${d.dueAt}` : ''
+      switch (d.step) {
+        case 'started':
+          return {
+            subject: `${d.itemName} is lent to ${d.otherName}${until}`,
+            line: `${d.otherName} accepted ${d.itemName}. It is lent${until}; you stay its owner. The loan is recorded in your circle's ledger.`,
+            action: 'View the item',
+          }
+        case 'returnStarted':
+          return {
+            subject: `${d.otherName} is returning ${d.itemName}`,
+            line: `${d.otherName} recorded the return of ${d.itemName}. Please confirm it in Circles.`,
+            action: 'Confirm the return',
+          }
+        case 'returned':
+          return {
+            subject: `${d.itemName} is back`,
+            line: `The return of ${d.itemName} is confirmed and recorded in your circle's ledger.`,
+            action: 'View the item',
+          }
+        case 'extensionRequested':
+          return {
+            subject: `${d.otherName} asks to keep ${d.itemName} longer`,
+            line: `${d.otherName} would like to keep ${d.itemName}${until}. Please accept or decline.`,
+            action: 'Answer the request',
+          }
+        case 'extensionAccepted':
+          return {
+            subject: `You may keep ${d.itemName}${until}`,
+            line: `${d.otherName} accepted your request: ${d.itemName} is now due back${until}.`,
+            action: 'View the item',
+          }
+        case 'extensionDeclined':
+          return {
+            subject: `${d.otherName} declined your request for ${d.itemName}`,
+            line: `${d.otherName} declined a later return date. ${d.itemName} is still due back${until}.`,
+            action: 'View the item',
+          }
+        case 'dueChanged':
+          return {
+            subject: `New return date for ${d.itemName}`,
+            line: `${d.otherName} changed the return date of ${d.itemName}: it is now due back${until}.`,
+            action: 'View the item',
+          }
+        case 'recalled':
+          return {
+            subject: `${d.itemName} is to be returned`,
+            line: `${d.otherName} is no longer in the circle. ${d.itemName} is to be returned; record the return when it is back.`,
+            action: 'View the item',
+          }
+      }
+    },
+    de: (d) => {
+      const until = d.dueAt ? ` bis ${d.dueAt}` : ''
+      switch (d.step) {
+        case 'started':
+          return {
+            subject: `${d.itemName} ist an ${d.otherName} verliehen${until}`,
+            line: `${d.otherName} hat ${d.itemName} angenommen. Der Gegenstand ist${until} verliehen; er gehört weiter dir. Die Leihe ist im Protokoll deines Kreises festgehalten.`,
+            action: 'Gegenstand ansehen',
+          }
+        case 'returnStarted':
+          return {
+            subject: `${d.otherName} gibt ${d.itemName} zurück`,
+            line: `${d.otherName} hat die Rückgabe von ${d.itemName} eingetragen. Bitte bestätige sie in Circles.`,
+            action: 'Rückgabe bestätigen',
+          }
+        case 'returned':
+          return {
+            subject: `${d.itemName} ist zurück`,
+            line: `Die Rückgabe von ${d.itemName} ist bestätigt und im Protokoll deines Kreises festgehalten.`,
+            action: 'Gegenstand ansehen',
+          }
+        case 'extensionRequested':
+          return {
+            subject: `${d.otherName} möchte ${d.itemName} länger behalten`,
+            line: `${d.otherName} möchte ${d.itemName}${until} behalten. Bitte nimm an oder lehne ab.`,
+            action: 'Auf die Bitte antworten',
+          }
+        case 'extensionAccepted':
+          return {
+            subject: `Du darfst ${d.itemName}${until} behalten`,
+            line: `${d.otherName} hat deine Bitte angenommen: ${d.itemName} ist jetzt${until} zurückzugeben.`,
+            action: 'Gegenstand ansehen',
+          }
+        case 'extensionDeclined':
+          return {
+            subject: `${d.otherName} hat deine Bitte zu ${d.itemName} abgelehnt`,
+            line: `${d.otherName} hat ein späteres Rückgabedatum abgelehnt. ${d.itemName} ist weiterhin${until} zurückzugeben.`,
+            action: 'Gegenstand ansehen',
+          }
+        case 'dueChanged':
+          return {
+            subject: `Neues Rückgabedatum für ${d.itemName}`,
+            line: `${d.otherName} hat das Rückgabedatum von ${d.itemName} geändert: Er ist jetzt${until} zurückzugeben.`,
+            action: 'Gegenstand ansehen',
+          }
+        case 'recalled':
+          return {
+            subject: `${d.itemName} ist zurückzugeben`,
+            line: `${d.otherName} ist nicht mehr im Kreis. ${d.itemName} ist zurückzugeben; trage die Rückgabe ein, sobald der Gegenstand zurück ist.`,
+            action: 'Gegenstand ansehen',
+          }
+      }
+    },
+  }
+const loanChanged: Template<LoanNoticeData> = {
+  en: (d) => {
+    const t = loanTexts.en(d)
+    return {
+      subject: t.subject,
+      preheader: t.line,
+      heading: t.subject,
+      paragraphs: [`Hi ${d.recipientName},`, t.line],
+      action: { label: t.action, url: d.link },
+      unsubscribe: unsubscribeLine.en(d.unsubscribeUrl),
+    }
+  },
+  de: (d) => {
+    const t = loanTexts.de(d)
+    return {
+      subject: t.subject,
+      preheader: t.line,
+      heading: t.subject,
+      paragraphs: [`Hallo ${d.recipientName},`, t.line],
+      action: { label: t.action, url: d.link },
+      unsubscribe: unsubscribeLine.de(d.unsubscribeUrl),
+    }
+  },
+}
+
+/** A date and time as the recipient reads it: their language, their time zone (UTC when unknown). */
+export function formatDueAt(lang: Language, iso: string | Date, timeZone?: string | null): string {
+  const date = typeof iso === 'string' ? new Date(iso) : iso
+  const format = (zone: string, named: boolean) =>
+    new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: zone,
+      ...(named ? { timeZoneName: 'short' as const } : {}),
+    }).format(date)
+  try {
+    return timeZone ? format(timeZone, false) : format('UTC', true)
+  } catch {
+    // A time zone this runtime does not know: UTC, named.
+    return format('UTC', true)
+  }
+}
+
 const contactMessage = (d: { name: string; email: string; subject: string; message: string }) => ({
   subject: `[Contact] ${d.subject} from ${d.name}`,
   preheader: d.message.slice(0, 80),
@@ -230,6 +415,7 @@ export const emails = {
     finish('handover-requested', lang, handoverRequested[lang](d)),
   handoverAnswered: (lang: Language, d: HandoverNoticeData & { accepted: boolean }) =>
     finish('handover-answered', lang, handoverAnswered[lang](d)),
+  loanChanged: (lang: Language, d: LoanNoticeData) => finish('loan-changed', lang, loanChanged[lang](d)),
   contactMessage: (d: { name: string; email: string; subject: string; message: string }) =>
     finish('contact-message', 'en', contactMessage(d)),
 }

@@ -17,6 +17,7 @@ import type { CirclesService } from '../circles/circles.service'
 import { removeAvatar } from '../avatars/avatars.service'
 import { storedNames } from '../../lib/images'
 import { deleteCircleLedger, erasePersonFromLedger } from '../ledger/ledger-erasure'
+import type { LoansService } from '../loans/loans.service'
 import type { WebauthnService } from '../webauthn/webauthn.service'
 import * as repo from './account-deletion.repository'
 
@@ -43,6 +44,8 @@ export function createAccountDeletionService(
     circles: Pick<CirclesService, 'departForDeletion'>
     activities: Pick<ActivitiesService, 'eraseNameSnapshots'>
     webauthn: Pick<WebauthnService, 'reauthVerify'>
+    /** Issue 26: the messages of their requests for a later return date go too. */
+    loans: Pick<LoansService, 'eraseTextsOf'>
   },
 ) {
   async function previewIn(db: Executor, actor: TUser): Promise<TDeletionPreview> {
@@ -136,6 +139,7 @@ export function createAccountDeletionService(
       )
       await deps.activities.eraseNameSnapshots(tx, user.id, scope, knownNames)
       await repo.eraseHandoverTexts(tx, user.id)
+      await deps.loans.eraseTextsOf(tx, user.id)
       const held = await repo.itemsHeldBy(tx, user.id)
       pictures.push(...picturesOf(held))
       await repo.deleteItems(

@@ -5,6 +5,7 @@ import {
   type TDashboardStats,
   type THandoverStatus,
   type THandoverActivityData,
+  type TLoanActivityData,
   type TInvitationActivityData,
   type TNewItemActivityData,
   type TRemovedActivityData,
@@ -23,6 +24,7 @@ const shown = (name: string) => name || 'A deleted member'
 function handoverTitle(type: HandoverActivityType, d: THandoverActivityData): string {
   const sender = shown(d.sender.name)
   const receiver = shown(d.receiver.name)
+  if (type === 'PENDING_HANDOVER' && d.kind === 'LOAN') return `${sender} wants to lend you ${d.item.name}`
   if (type === 'PENDING_HANDOVER') return `${sender} wants to hand you ${d.item.name}`
   if (type === 'CONFIRMED_HANDOVER') return `${d.item.name} went from ${sender} to ${receiver}`
   const why =
@@ -44,6 +46,47 @@ function borrowTitle(type: BorrowActivityType, d: TBorrowActivityData): string {
   return `${d.item.name} was offered to ${asker}, next in line`
 }
 
+/** The loan entries (issue 26). */
+export type LoanActivityType =
+  | 'LOAN_STARTED'
+  | 'LOAN_RETURN_REQUESTED'
+  | 'LOAN_RETURNED'
+  | 'LOAN_EXTENSION_REQUESTED'
+  | 'LOAN_EXTENSION_ANSWERED'
+  | 'LOAN_DUE_CHANGED'
+  | 'LOAN_RECALLED'
+
+/** Dates in a title are UTC days (the app words each entry itself, in the reader's zone). */
+const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '')
+
+function loanTitle(type: LoanActivityType, d: TLoanActivityData): string {
+  const lender = shown(d.lender.name)
+  const borrower = shown(d.borrower.name)
+  const item = d.item.name
+  switch (type) {
+    case 'LOAN_STARTED':
+      return `${lender} lent ${item} to ${borrower} until ${day(d.dueAt)}`
+    case 'LOAN_RETURN_REQUESTED':
+      return d.startedBy === 'LENDER'
+        ? `${lender} recorded that ${borrower} returned ${item}`
+        : `${borrower} is returning ${item} to ${lender}`
+    case 'LOAN_RETURNED':
+      return `${borrower} returned ${item} to ${lender}`
+    case 'LOAN_EXTENSION_REQUESTED':
+      return `${borrower} asks to keep ${item} until ${day(d.dueAt)}`
+    case 'LOAN_EXTENSION_ANSWERED':
+      return d.accepted
+        ? `${lender} let ${borrower} keep ${item} until ${day(d.dueAt)}`
+        : `${lender} declined a later return date for ${item}`
+    case 'LOAN_DUE_CHANGED':
+      return `${lender} changed the return date of ${item} to ${day(d.dueAt)}`
+    case 'LOAN_RECALLED': {
+      const who = d.reason === 'REMOVED' ? 'was removed from' : 'left'
+      return `${item} is to be returned to ${lender}: ${d.departed === 'LENDER' ? lender : borrower} ${who} the circle`
+    }
+  }
+}
+
 /** The plain English title of an entry, from its type and data (written with the entry, and again when names are erased). */
 type ActivityEntry<A = TActivity> = A extends { type: infer T; data: infer D } ? { type: T; data: D } : never
 
@@ -63,6 +106,14 @@ export function activityTitle(activity: ActivityEntry): string {
     case 'BORROW_DECLINED':
     case 'BORROW_OFFERED':
       return borrowTitle(activity.type, activity.data)
+    case 'LOAN_STARTED':
+    case 'LOAN_RETURN_REQUESTED':
+    case 'LOAN_RETURNED':
+    case 'LOAN_EXTENSION_REQUESTED':
+    case 'LOAN_EXTENSION_ANSWERED':
+    case 'LOAN_DUE_CHANGED':
+    case 'LOAN_RECALLED':
+      return loanTitle(activity.type, activity.data)
   }
 }
 
@@ -89,6 +140,21 @@ export function createActivitiesService(ctx: AppContext) {
       const notice = toNotice(row)
       return { ...notice, activity: { ...notice.activity, handoverStatus: 'PENDING' } as TActivity }
     })
+  }
+
+  /** A loan's entry (issue 26) for `recipients`, in the transaction of the step. */
+  async function recordLoan(
+    tx: Executor,
+    type: LoanActivityType,
+    recipients: string[],
+    data: TLoanActivityData,
+  ): Promise<Notice[]> {
+    const title = loanTitle(type, data)
+    const rows = await repo.insertActivities(
+      tx,
+      [...new Set(recipients)].map((userId) => ({ userId, type, title, data })),
+    )
+    return rows.map(toNotice)
   }
 
   /** Every other member of the circle hears of a new item. */
@@ -183,6 +249,9 @@ export function createActivitiesService(ctx: AppContext) {
         erase('owner'),
         erase('asker'),
         erase('admin'),
+        // Issue 26: a loan's entries name its lender and borrower.
+        erase('lender'),
+        erase('borrower'),
       ].some(Boolean)
       if (!touched) continue
       const title = activityTitle({ type: row.type, data } as ActivityEntry)
@@ -194,6 +263,7 @@ export function createActivitiesService(ctx: AppContext) {
 
   return {
     recordHandover,
+    recordLoan,
     recordNewItem,
     recordInvitation,
     recordRemoval,

@@ -16,6 +16,7 @@ import type { ActivitiesService } from '../activities/activities.service'
 import type { BorrowRequestsService } from '../borrow-requests/borrow-requests.service'
 import type { HandoversService } from '../handovers/handovers.service'
 import type { ItemsService } from '../items/items.service'
+import type { CircleLoans } from '../loans/loans.service'
 import { requireAdmin, requireMember } from '../membership/access'
 import { toCircle, toCircleDetail, toListEntry } from './circle-view'
 import * as repo from './circles.repository'
@@ -38,6 +39,7 @@ export function createCirclesService(
   items: CircleItems,
   handovers: CircleHandovers,
   activities: Pick<ActivitiesService, 'publish' | 'recordRemoval'>,
+  loans: CircleLoans,
   borrowRequests?: CircleBorrowRequests,
 ) {
   async function circleView(db: Executor, id: string): Promise<TCircle> {
@@ -104,8 +106,10 @@ export function createCirclesService(
     await repo.recordDeparture(tx, circleId, userId, reason)
     const withdrawn = await handovers.withdrawInvolving(tx, circleId, userId)
     const closed = (await borrowRequests?.closeInvolving(tx, circleId, userId)) ?? []
+    // Issue 26: loans they borrowed or lent here are recalled (docs/decisions/0047).
+    const recalled = await loans.recallInvolving(tx, circleId, userId, adminId, reason)
     const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId, reason)
-    return { withdrawn, closed, moved, notices }
+    return { withdrawn, closed, moved, notices, recalled }
   }
 
   /** After the departure commits: the member's sockets leave the room, everyone's views refresh. */
@@ -118,6 +122,7 @@ export function createCirclesService(
     ctx.events.publish('circle.updated', { circleId })
     handovers.announceWithdrawn(released.withdrawn)
     borrowRequests?.announceClosed(released.closed)
+    released.recalled()
     for (const item of released.moved) ctx.events.publish('item.updated', { circleId, itemId: item.id })
     activities.publish(released.notices)
   }

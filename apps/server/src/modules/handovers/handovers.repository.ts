@@ -102,6 +102,11 @@ export function cancelPendingInvolving(
     .returning()
 }
 
+/** A confirmed LOAN handover names the loan it started (issue 26). */
+export async function setLoanId(tx: Executor, id: string, loanId: string): Promise<void> {
+  await tx.update(handovers).set({ loanId }).where(eq(handovers.id, id))
+}
+
 export async function hasPending(db: Executor, itemId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: handovers.id })

@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
-import { emails } from '../../lib/mailer/templates'
+import { emails, formatDueAt } from '../../lib/mailer/templates'
 import type { DomainEvents } from '../../lib/events'
 import { randomToken } from '../../lib/tokens'
 import { imageUrls } from '../../lib/images'
@@ -23,7 +23,37 @@ import type { NoticesService } from '../users/notices.service'
 import * as repo from './handovers.repository'
 import type { HandoverRow, HandoverViewRow } from './handovers.repository'
 
+/** The rows the loans module's hooks receive (issue 26). */
+export type { HandoverRow, HandoverViewRow }
+
 type THandoverEvent = DomainEvents['handover.changed']
+
+/** The ACTIVE loan of an item, as the handovers module needs to know it (issue 26). */
+export interface ActiveLoanInfo {
+  id: string
+  lenderId: string
+  borrowerId: string
+  /** For the refusal's details: "On loan to Ben until …". */
+  borrower: { id: string; name: string }
+  dueAt: Date
+  recalled: boolean
+}
+
+/**
+ * What the loans module lends the handovers module (issue 26, docs/decisions/0047), registered at start
+ * with `useLending`: the item's ACTIVE loan (no handover on for good or lending again while it is out),
+ * and the confirmation of a LOAN or RETURN handover inside the answer's transaction (the handover locked
+ * and answered): the loan row, its block, its feed entries and notices. `after` runs after the commit.
+ */
+export interface LendingHooks {
+  activeLoan(tx: Executor, itemId: string): Promise<ActiveLoanInfo | undefined>
+  confirm(
+    tx: Executor,
+    handover: HandoverRow,
+    names: HandoverViewRow,
+    receiverComment: string | null,
+  ): Promise<{ receipt: TLedgerReceipt; feed: Notice[]; after: () => void; loanId: string }>
+}
 
 const handoverNotFound = () => new AppError('NOT_FOUND', MESSAGES.handoverNotFound)
 /** Why a request that is no longer PENDING cannot be answered or cancelled: its true state. */
@@ -71,6 +101,8 @@ function activityData(row: HandoverViewRow) {
     receiver: { name: row.receiverName },
     circleId: h.circleId,
     handoverId: h.id,
+    // Issue 26: a loan's request says so, with its return date.
+    ...(h.kind === 'LOAN' ? { kind: h.kind, dueAt: h.dueAt?.toISOString() ?? null } : {}),
   }
 }
 
@@ -115,6 +147,13 @@ export function createHandoversService(
     }
   }
 
+  let lending: LendingHooks | undefined
+
+  /** The loans module's part of LOAN and RETURN handovers (issue 26), registered once at start. */
+  function useLending(hooks: LendingHooks) {
+    lending = hooks
+  }
+
   /** The email notice of a handover step, if its recipient wants it (inside the transaction). */
   function notify(tx: Executor, row: HandoverViewRow, step: 'requested' | 'CONFIRMED' | 'REJECTED') {
     const { handover: h } = row
@@ -123,11 +162,16 @@ export function createHandoversService(
       return notices.queue(tx, h.receiverId, 'handoverRequests', (to, unsubscribeUrl) =>
         emails.handoverRequested(to.language, {
           ...names,
+          // A LOAN request says until when (issue 26), in the receiver's language and time zone.
+          ...(h.kind === 'LOAN' && h.dueAt ? { dueAt: formatDueAt(to.language, h.dueAt, to.timeZone) } : {}),
           link: `${itemUrl(h.itemId)}/handover`,
           unsubscribeUrl,
         }),
       )
     }
+    // A loan's confirmation and a return have their own notices (the loans module's, `loanChanges`).
+    if (h.kind !== 'TRANSFER' && step === 'CONFIRMED') return Promise.resolve(false)
+    if (h.kind === 'RETURN') return Promise.resolve(false)
     return notices.queue(tx, h.senderId, 'handoverAnswers', (to, unsubscribeUrl) =>
       emails.handoverAnswered(to.language, {
         ...names,
@@ -187,6 +231,11 @@ export function createHandoversService(
     const item = await items.lockForHandover(tx, input.itemId)
     if (!item) throw new AppError('NOT_FOUND', MESSAGES.notFound)
     const actorIsMember = await repo.isMember(tx, item.circleId, actor.id)
+    // Out on loan (issue 26): the borrower does not hand it on, the owner waits until it is back.
+    const loan = await lending?.activeLoan(tx, item.id)
+    if (loan && actorIsMember && loan.borrowerId === actor.id) {
+      throw new AppError('FORBIDDEN', MESSAGES.loanBorrowerCannotHandOn)
+    }
     // Someone else holds it: that is the reason, also for a former sender (docs/decisions/0029).
     if (item.ownerId !== actor.id) {
       if (!actorIsMember) throw new AppError('NOT_FOUND', MESSAGES.notFound)
@@ -197,7 +246,20 @@ export function createHandoversService(
     if (!(await repo.isMember(tx, item.circleId, input.receiverId, 'share'))) {
       throw new AppError('VALIDATION_ERROR', MESSAGES.handoverReceiverNotMember)
     }
-    if (input.completeOwnership && item.ownership !== 'COMPLETE') {
+    if (loan) {
+      throw new AppError('CONFLICT', MESSAGES.itemOnLoan, {
+        loan: { id: loan.id, borrower: loan.borrower, dueAt: loan.dueAt.toISOString() },
+      })
+    }
+    const lend = input.kind === 'LOAN'
+    if (lend) {
+      // Only the owner with complete ownership lends, until a date in the future (docs/decisions/0047).
+      if (item.ownership !== 'COMPLETE') throw new AppError('FORBIDDEN', MESSAGES.loanNeedsCompleteOwnership)
+      if (!input.dueAt) throw new AppError('VALIDATION_ERROR', MESSAGES.loanDueAtRequired)
+      if (new Date(input.dueAt).getTime() <= Date.now()) {
+        throw new AppError('VALIDATION_ERROR', MESSAGES.loanDueAtPast)
+      }
+    } else if (input.completeOwnership && item.ownership !== 'COMPLETE') {
       throw new AppError('FORBIDDEN', MESSAGES.handoverCompleteNeedsComplete)
     }
     if (await repo.hasPending(tx, item.id)) throw new AppError('CONFLICT', MESSAGES.handoverPendingExists)
@@ -206,7 +268,10 @@ export function createHandoversService(
       circleId: item.circleId,
       senderId: actor.id,
       receiverId: input.receiverId,
-      completeOwnership: input.completeOwnership,
+      // A loan moves no ownership: the lender stays the owner.
+      completeOwnership: lend ? false : input.completeOwnership,
+      kind: lend ? 'LOAN' : 'TRANSFER',
+      dueAt: lend ? new Date(input.dueAt!) : null,
       requesterComment: input.requesterComment,
       secretMessage: input.secretMessage,
       requesterCommentSalt: salt(),
@@ -222,6 +287,35 @@ export function createHandoversService(
     )
     await notify(tx, created, 'requested')
     return { row, feed }
+  }
+
+  /**
+   * A RETURN handover of a loan (issue 26), inside the loans module's transaction: the loans module has
+   * checked the loan; here the item's one pending handover is kept. `senderId` started it, `receiverId`
+   * confirms it; the item goes back to the lender either way. Announce with `announceCreated`.
+   */
+  async function requestReturnInTx(
+    tx: Executor,
+    input: {
+      itemId: string
+      circleId: string
+      loanId: string
+      senderId: string
+      receiverId: string
+      requesterComment: string | null
+    },
+  ): Promise<HandoverRow> {
+    await items.lockForHandover(tx, input.itemId)
+    if (await repo.hasPending(tx, input.itemId))
+      throw new AppError('CONFLICT', MESSAGES.handoverPendingExists)
+    return repo.insertHandover(tx, {
+      ...input,
+      kind: 'RETURN',
+      completeOwnership: false,
+      requesterCommentSalt: salt(),
+      secretMessageSalt: salt(),
+      receiverCommentSalt: salt(),
+    })
   }
 
   /** After the commit of `requestInTx`: the parties' pages and feeds, the mail worker. */
@@ -263,6 +357,24 @@ export function createHandoversService(
         const after = await tellAnswered(tx, handover, input.status)
         return { row: handover, names, feed: [], receipt: undefined, after }
       }
+      if (handover.kind !== 'TRANSFER') {
+        // A loan starts or ends (issue 26): the loans module's confirmation, in this transaction.
+        if (!lending) throw new Error('no lending hooks for a loan handover')
+        const done = await lending.confirm(tx, handover, names, input.receiverComment)
+        // A LOAN handover names the loan its confirmation started.
+        if (handover.kind === 'LOAN') await repo.setLoanId(tx, handover.id, done.loanId)
+        const told = await tellAnswered(tx, handover, input.status)
+        return {
+          row: handover,
+          names: { ...names, handover: { ...names.handover, loanId: done.loanId } },
+          feed: done.feed,
+          receipt: done.receipt,
+          after: () => {
+            done.after()
+            told()
+          },
+        }
+      }
       const parties = [handover.senderId, handover.receiverId]
       const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
       const receipt = await confirm(tx, handover, names, input.receiverComment)
@@ -293,6 +405,8 @@ export function createHandoversService(
     if (!item || item.ownerId !== handover.senderId || !bothMembers) {
       throw new AppError('CONFLICT', MESSAGES.handoverPartyLeft)
     }
+    // Out on loan (issue 26): a request made before cannot move it now.
+    if (await lending?.activeLoan(tx, item.id)) throw new AppError('CONFLICT', MESSAGES.itemOnLoan)
     const ownership = handover.completeOwnership ? 'COMPLETE' : 'PARTIAL'
     await items.moveTo(tx, item.id, { ownerId: handover.receiverId, ownership })
     const { receipt } = await log.append({
@@ -354,10 +468,12 @@ export function createHandoversService(
   }
 
   return {
+    useLending,
     listMine,
     listForItem,
     create,
     requestInTx,
+    requestReturnInTx,
     announceCreated,
     answer,
     cancel,

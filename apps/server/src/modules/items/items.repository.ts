@@ -1,8 +1,9 @@
 import type { TItemSort, TItemState } from '@circles/shared'
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../db/client'
 import { prepared } from '../../db/prepared'
-import { circleMembers, circles, items, users } from '../../db/schema'
+import { circleMembers, circles, items, loans, users } from '../../db/schema'
 
 export type ItemRow = typeof items.$inferSelect
 
@@ -11,7 +12,11 @@ const ownerIsMember = sql<boolean>`exists (select 1 from circle_members m where 
 
 /** What the handovers of an item allow: a PENDING one blocks changes, a CONFIRMED one locks it. */
 const hasPendingHandover = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'PENDING')`
-const locked = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'CONFIRMED')`
+// A loan and its return (issue 26) never change the owner, so they do not lock the item.
+const locked = sql<boolean>`exists (select 1 from handovers h where h.item_id = ${items.id} and h.status = 'CONFIRMED' and h.kind = 'TRANSFER')`
+
+/** The borrower of the item's ACTIVE loan (issue 26), joined once per item: no query per item. */
+const borrower = alias(users, 'borrower')
 
 /** How many members wait to borrow it: asks WAITING or OFFERED (issue 26, docs/decisions/0048). */
 const queueLength = sql<number>`(select count(*)::int from borrow_requests b where b.item_id = ${items.id} and b.status in ('WAITING', 'OFFERED'))`
@@ -24,6 +29,12 @@ const itemView = {
   ownerIsMember,
   hasPendingHandover,
   locked,
+  // Issue 26 (docs/decisions/0047): the ACTIVE loan, left-joined (at most one per item).
+  loanId: loans.id,
+  loanBorrowerId: loans.borrowerId,
+  loanBorrowerName: borrower.name,
+  loanDueAt: loans.dueAt,
+  loanRecalledAt: loans.recalledAt,
   queueLength,
 }
 
@@ -35,6 +46,11 @@ export type ItemViewRow = {
   ownerIsMember: boolean
   hasPendingHandover: boolean
   locked: boolean
+  loanId: string | null
+  loanBorrowerId: string | null
+  loanBorrowerName: string | null
+  loanDueAt: Date | null
+  loanRecalledAt: Date | null
   queueLength: number
 }
 
@@ -44,6 +60,8 @@ function selectItems(db: Executor) {
     .from(items)
     .innerJoin(users, eq(users.id, items.ownerId))
     .innerJoin(circles, eq(circles.id, items.circleId))
+    .leftJoin(loans, and(eq(loans.itemId, items.id), eq(loans.status, 'ACTIVE')))
+    .leftJoin(borrower, eq(borrower.id, loans.borrowerId))
 }
 
 export async function findItem(db: Executor, id: string): Promise<ItemViewRow | undefined> {
@@ -82,12 +100,8 @@ export function listVisibleTo(db: Executor, userId: string): Promise<ItemViewRow
     .orderBy(desc(items.createdAt))
 }
 
-/**
- * Loans come in a later issue. The `on-loan` state and `available` already ask this one predicate, so
- * a loans table joins here (`exists (select 1 from loans l where l.item_id = items.id and l.returned_at
- * is null)`) and nothing else in the search changes. Until then no item is on loan.
- */
-const onLoan = sql<boolean>`false`
+/** Issue 26: the item is out on an ACTIVE loan (the `on-loan` state; `available` excludes it). */
+const onLoan = sql<boolean>`exists (select 1 from loans l where l.item_id = ${items.id} and l.status = 'ACTIVE')`
 
 /** The text the trigram index of migration 0009 covers: the expression must stay exactly this. */
 const searchText = sql`(${items.name} || ' ' || coalesce(${items.description}, ''))`

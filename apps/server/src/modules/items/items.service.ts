@@ -22,6 +22,28 @@ import { imageIdFromFile, imageUrls, processImage, storedNames } from '../../lib
 import * as repo from './items.repository'
 import type { ItemViewRow } from './items.repository'
 
+/** What an item says about lending (issue 26): the ACTIVE loan, if it is out. */
+function lendingOf(row: ItemViewRow, now: Date): TItem['lending'] {
+  const loan =
+    row.loanId && row.loanBorrowerId && row.loanDueAt
+      ? {
+          id: row.loanId,
+          borrower: { id: row.loanBorrowerId, name: row.loanBorrowerName ?? '' },
+          dueAt: row.loanDueAt.toISOString(),
+          overdue: row.loanDueAt.getTime() < now.getTime(),
+          recalled: row.loanRecalledAt !== null,
+        }
+      : null
+  return { loan, queueLength: Number(row.queueLength) }
+}
+
+/** Why an item that is out cannot be changed: its loan, for the page to say "On loan to Ben until …". */
+export function onLoanError(row: ItemViewRow): AppError {
+  return new AppError('CONFLICT', MESSAGES.itemOnLoan, {
+    loan: lendingOf(row, new Date()).loan,
+  })
+}
+
 function toItem(row: ItemViewRow): TItem {
   const { item } = row
   return {
@@ -39,8 +61,8 @@ function toItem(row: ItemViewRow): TItem {
     ownerLeftCircle: !row.ownerIsMember,
     hasPendingHandovers: row.hasPendingHandover,
     locked: row.locked,
-    // Issue 26: filled from the loans and borrow_requests tables by the lending work (TODO h-loans/h-borrow).
-    lending: { loan: null, queueLength: Number(row.queueLength) },
+    // Issue 26: the ACTIVE loan from the loans table (joined in the item queries); the queue by h-borrow.
+    lending: lendingOf(row, new Date()),
   }
 }
 
@@ -75,6 +97,8 @@ export function createItemsService(
       throw new AppError('FORBIDDEN', MESSAGES.itemEditForbidden)
     }
     if (row.locked) throw new AppError('CONFLICT', MESSAGES.itemLocked)
+    // The true reason first: an item out on loan also has no pending handover but its return.
+    if (row.loanId) throw onLoanError(row)
     if (row.hasPendingHandover) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
     return row
   }
@@ -192,10 +216,13 @@ export function createItemsService(
     let circleId = ''
     await ctx.db.transaction(async (tx) => {
       await repo.lockItem(tx, id)
-      const { item, hasPendingHandover } = await requireVisible(tx, id, actor)
+      const row = await requireVisible(tx, id, actor)
+      const { item, hasPendingHandover } = row
       if (item.ownerId !== actor.id || item.ownership !== 'COMPLETE') {
         throw new AppError('FORBIDDEN', MESSAGES.itemDeleteNeedsCompleteOwnership)
       }
+      // Not while it is out on loan (issue 26): the borrower still has it.
+      if (row.loanId) throw onLoanError(row)
       if (hasPendingHandover) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
       await repo.deleteItem(tx, id)
       circleId = item.circleId

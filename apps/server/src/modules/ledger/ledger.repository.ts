@@ -201,7 +201,15 @@ export async function lastCompleteReceiver(db: Executor, circleId: string, itemI
   const [row] = await db
     .select({ toId: blocks.toId })
     .from(blocks)
-    .where(and(eq(blocks.itemId, itemId), eq(blocks.circleId, circleId), eq(blocks.ownership, 'COMPLETE')))
+    .where(
+      and(
+        eq(blocks.itemId, itemId),
+        eq(blocks.circleId, circleId),
+        eq(blocks.ownership, 'COMPLETE'),
+        // A loan's blocks (issue 26) never move ownership: the lender stays the owner.
+        inArray(blocks.kind, ['HANDOVER', 'AUTO_TRANSFER']),
+      ),
+    )
     .orderBy(desc(blocks.height))
     .limit(1)
   return row?.toId

@@ -1,6 +1,7 @@
 import {
   appendLeaf,
   type BlockContent,
+  type BlockLoan,
   BLOCK_VERSION,
   type TransferReason,
   blockBytes,
@@ -53,8 +54,13 @@ export interface AppendRequest {
   to: { id: string; name: string }
   ownership: BlockContent['ownership']
   commitments: BlockContent['commitments']
-  /** AUTO_TRANSFER: the holder left, or the admin removed them; null for a handover. */
+  /**
+   * AUTO_TRANSFER: the holder left, or the admin removed them; LOAN_CHANGE: the loan was recalled for
+   * the same reasons (null for a change of date); null for the other kinds.
+   */
   reason: TransferReason | null
+  /** v4 (issue 26): the loan a LOAN, RETURN or LOAN_CHANGE is about, and its date (null on a RETURN). */
+  loan?: BlockLoan | null
 }
 
 /** The circle's ledger, locked for one transaction: what may be appended under the lock. */
@@ -85,27 +91,31 @@ export function contentOf(row: BlockRow): BlockContent {
       secretMessage: row.secretMessageCommitment,
     },
   }
-  if (row.version === 3) {
-    return {
-      v: 3,
+  if (row.version === 3 || row.version === 4) {
+    const committed = {
       ...common,
       reason: row.reason,
       from: { id: row.fromId, nameCommitment: row.fromNameCommitment! },
       to: { id: row.toId, nameCommitment: row.toNameCommitment! },
     }
+    if (row.version === 3) return { v: 3, ...committed, kind: row.kind as 'HANDOVER' | 'AUTO_TRANSFER' }
+    // v4 (issue 26): the loan's id and its date, the exact string that was hashed (null on a RETURN).
+    return { v: 4, ...committed, loan: row.loanId ? { id: row.loanId, dueAt: row.dueAt } : null }
   }
   const fields = {
     ...common,
     from: { id: row.fromId, name: row.fromName },
     to: { id: row.toId, name: row.toName },
   }
-  if (row.version === 1) return { v: 1, ...fields }
-  return { v: row.version as 2, ...fields, reason: row.reason }
+  // Rows before v4 hold only the kinds of their version (a loan kind there fails verification).
+  const kind = row.kind as 'HANDOVER' | 'AUTO_TRANSFER'
+  if (row.version === 1) return { v: 1, ...fields, kind }
+  return { v: row.version as 2, ...fields, kind, reason: row.reason }
 }
 
 /** The names kept beside a row: v3 with their salts; v1/v2 the hashed names (salt null); null if erased. */
 export function namesOf(row: BlockRow): KeptNames {
-  const salts = row.version === 3
+  const salts = row.version >= 3
   return {
     from: { name: row.fromName, salt: salts ? row.fromNameSalt : null },
     to: { name: row.toName, salt: salts ? row.toNameSalt : null },
@@ -114,7 +124,7 @@ export function namesOf(row: BlockRow): KeptNames {
 
 /** The people of a v1/v2 row whose name was redacted (their hash covered it); none on a v3 row. */
 export function redactedOf(row: BlockRow): Side[] {
-  if (row.version === 3) return []
+  if (row.version >= 3) return []
   return SIDES.filter((side) => (side === 'from' ? row.fromName : row.toName) === null)
 }
 
@@ -128,7 +138,7 @@ export function storedBlockOf(row: BlockRow): StoredBlock {
     id: row.id,
     hash: row.hash,
     content: contentOf(row),
-    ...(row.version === 3 ? { names: namesOf(row) } : {}),
+    ...(row.version >= 3 ? { names: namesOf(row) } : {}),
     ...(redacted.length ? { redacted } : {}),
   }
 }
@@ -202,6 +212,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
         to: { id: request.to.id, nameCommitment: nameCommitment(request.to.name, salts.to) },
         ownership: request.ownership,
         reason: request.reason,
+        loan: request.loan ?? null,
         commitments: request.commitments,
       }
       const hash = blockHash(content)
@@ -239,6 +250,8 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
           receiverCommentCommitment: content.commitments.receiverComment,
           secretMessageCommitment: content.commitments.secretMessage,
           reason: content.reason,
+          loanId: content.loan?.id ?? null,
+          dueAt: content.loan?.dueAt ?? null,
         },
         { frontier: after.nodes.map(toHex), checkpoint },
       )

@@ -14,6 +14,8 @@ const COLUMN = {
   invitations: 'notifyInvitations',
   // Issue 26 (h-borrow): asks to borrow, answers to them, the next in line offered.
   borrowRequests: 'notifyBorrowRequests',
+  // Issue 26: the steps of a loan (h-reminders adds the switch to the profile).
+  loanChanges: 'notifyLoanChanges',
 } as const satisfies Record<NoticeKind, keyof UserRow>
 
 /**

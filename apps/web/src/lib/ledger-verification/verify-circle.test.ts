@@ -193,6 +193,7 @@ describe('verifying a ledger with erased names on this device', () => {
           : {
               ...v1,
               v: 3,
+              kind: 'HANDOVER',
               reason: null,
               from: { id: 'ida', nameCommitment: nameCommitment('Ida', salt) },
               to: { id: 'erika', nameCommitment: nameCommitment('Erika', salt) },

@@ -27,6 +27,14 @@ const ICONS: Record<TActivity['type'], { icon: LucideIcon; tone: string }> = {
   BORROW_REQUESTED: { icon: Inbox, tone: 'bg-info-soft text-info' },
   BORROW_DECLINED: { icon: Undo2, tone: 'bg-surface-2 text-fg-muted' },
   BORROW_OFFERED: { icon: ArrowLeftRight, tone: 'bg-warning-soft text-warning' },
+  // Issue 26 (h-loans): the steps of a loan.
+  LOAN_STARTED: { icon: CircleCheckBig, tone: 'bg-success-soft text-success' },
+  LOAN_RETURN_REQUESTED: { icon: Inbox, tone: 'bg-warning-soft text-warning' },
+  LOAN_RETURNED: { icon: Undo2, tone: 'bg-success-soft text-success' },
+  LOAN_EXTENSION_REQUESTED: { icon: Inbox, tone: 'bg-warning-soft text-warning' },
+  LOAN_EXTENSION_ANSWERED: { icon: ArrowLeftRight, tone: 'bg-info-soft text-info' },
+  LOAN_DUE_CHANGED: { icon: ArrowLeftRight, tone: 'bg-info-soft text-info' },
+  LOAN_RECALLED: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
 }
 
 /** A request answered or cancelled since loses the 'open' colour of a request. */
