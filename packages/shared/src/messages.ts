@@ -196,6 +196,8 @@ export const MESSAGES = {
   loanDueAtInvalid: 'Please choose a valid return date',
   loanDueAtPast: 'The return date must be in the future',
   borrowRequestNotFound: 'Request to borrow not found',
+  // Issue 26, reminders and the calendar feed (h-reminders)
+  invalidTimeZone: 'Unknown time zone',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -1,6 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-export const NOTICE_KINDS = ['handoverRequests', 'handoverAnswers', 'invitations'] as const
+export const NOTICE_KINDS = [
+  'handoverRequests',
+  'handoverAnswers',
+  'invitations',
+  // Issue 26: loan reminders and overdue notices, asks to borrow, loan changes (docs/decisions/0049).
+  'loanReminders',
+  'borrowRequests',
+  'loanChanges',
+] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 
 export interface UnsubscribeTokens {

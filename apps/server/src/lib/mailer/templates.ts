@@ -10,7 +10,7 @@ export interface RenderedEmail {
   listUnsubscribe?: string
 }
 
-type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
+export type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
 
 const verifyEmail: Template<{ name: string; link: string }> = {
   en: ({ name, link }) => ({
@@ -131,7 +131,7 @@ export interface NoticeLinks {
   unsubscribeUrl: string
 }
 
-const unsubscribeLine = {
+export const unsubscribeLine = {
   en: (url: string) => ({
     text: 'You get this email because notices of this kind are on in your profile.',
     label: 'Stop these emails',
@@ -207,7 +207,7 @@ const contactMessage = (d: { name: string; email: string; subject: string; messa
   paragraphs: [`From: ${d.name} <${d.email}>`, ...d.message.split(/\n{2,}/)],
 })
 
-function finish(kind: string, lang: string, parts: { subject: string } & EmailParts): RenderedEmail {
+export function finish(kind: string, lang: string, parts: { subject: string } & EmailParts): RenderedEmail {
   return { kind, subject: parts.subject, text: renderText(parts), html: renderHtml(lang, parts) }
 }
 
