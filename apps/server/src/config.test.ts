@@ -95,7 +95,8 @@ describe('loadConfig', () => {
   it('reads the loan reminder scan interval and offsets (issue 26), 5 minutes and 1d,0d by default', () => {
     expect(loadConfig({}).loanReminders).toEqual({ scanIntervalMs: 300_000, offsets: ['1d', '0d'] })
     expect(
-      loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: '30s', LOAN_REMINDER_OFFSETS: ' 2d, 1d ,0d,3h' }).loanReminders,
+      loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: '30s', LOAN_REMINDER_OFFSETS: ' 2d, 1d ,0d,3h' })
+        .loanReminders,
     ).toEqual({ scanIntervalMs: 30_000, offsets: ['2d', '1d', '0d', '3h'] })
     expect(loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: '1h' }).loanReminders.scanIntervalMs).toBe(3_600_000)
     for (const bad of ['5', '0s', '999ms', '25h', '5 m', '-1m', 'soon'])
