@@ -13,6 +13,8 @@ export const ZUser = z
     createdAt: z.iso.datetime(),
     /** The avatar picture (issue 24, docs/decisions/0037): a new URL on every upload; null = none. */
     avatarUrl: z.string().nullable().optional(),
+    /** Issue 26: the IANA time zone the browser last reported (null = not yet; reminders use UTC). */
+    timeZone: z.string().nullable().optional(),
   })
   .meta({ id: 'User' })
 export type TUser = z.infer<typeof ZUser>
