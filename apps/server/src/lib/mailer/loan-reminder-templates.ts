@@ -19,12 +19,21 @@ export interface LoanReminderData extends NoticeLinks {
 
 /** The return date in the recipient's language and zone: "Monday, 30 March 2026 at 18:00". */
 export function formatDue(dueAt: Date, language: Language, timeZone: string): string {
-  return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
-    dateStyle: 'full',
-    timeStyle: 'short',
-    timeZone,
-  }).format(dueAt)
+  const key = `${language}|${timeZone}`
+  let format = dueFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+      dateStyle: 'full',
+      timeStyle: 'short',
+      timeZone,
+    })
+    if (dueFormats.size > 1000) dueFormats.clear()
+    dueFormats.set(key, format)
+  }
+  return format.format(dueAt)
 }
+/** Built once per language and zone: a scan words thousands of dates. */
+const dueFormats = new Map<string, Intl.DateTimeFormat>()
 
 const loanReminder: Template<LoanReminderData> = {
   en: (d) => {

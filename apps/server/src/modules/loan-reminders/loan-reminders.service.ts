@@ -15,7 +15,10 @@ import type { DueLoan } from './loan-reminders.repository'
 import { type DueReminder, borrowerReminder, lenderReminder, parseOffsets, scanWindow } from './schedule'
 
 /** Loans read (and reminders claimed) per page and transaction. */
-export const SCAN_BATCH = 1000
+export const SCAN_BATCH = 500
+/** Reminders prepared (worded, rendered) between two turns of the event loop: requests keep flowing. */
+const PREPARE_SLICE = 20
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 const EMAIL_KIND: Record<DueReminder['type'], LoanReminderEmailKind> = {
   LOAN_DUE_SOON: 'due-soon',
@@ -113,6 +116,14 @@ export function createLoanReminders(
     )
     const open = candidates.filter((c) => !claimed.has(repo.claimKey(c.claim)))
     if (open.length === 0) return { sent: 0, emails: 0 }
+    // Worded and rendered before the transaction, a slice at a time, so neither the event loop nor a
+    // database connection is held for the CPU work.
+    const prepared: { c: Candidate; data: TLoanReminderActivityData; email: OutgoingEmail | null }[] = []
+    for (let i = 0; i < open.length; i++) {
+      if (i > 0 && i % PREPARE_SLICE === 0) await yieldToRequests()
+      const c = open[i]!
+      prepared.push({ c, data: dataOf(c), email: emailOf(c) })
+    }
     let notices: Notice[] = []
     let emails = 0
     await ctx.db.transaction(async (tx) => {
@@ -122,12 +133,12 @@ export function createLoanReminders(
         instance,
         now,
       )
-      const mine = open.filter((c) => won.has(repo.claimKey(c.claim)))
+      const mine = prepared.filter((p) => won.has(repo.claimKey(p.c.claim)))
       notices = await deps.activities.recordLoanReminders(
         tx,
-        mine.map((c) => ({ userId: c.to.id, type: c.reminder.type, data: dataOf(c) })),
+        mine.map((p) => ({ userId: p.c.to.id, type: p.c.reminder.type, data: p.data })),
       )
-      const outgoing = mine.map(emailOf).filter((e): e is OutgoingEmail => e !== null)
+      const outgoing = mine.map((p) => p.email).filter((e): e is OutgoingEmail => e !== null)
       await enqueueEmails(tx, outgoing)
       emails = outgoing.length
     })
@@ -143,7 +154,11 @@ export function createLoanReminders(
     for (;;) {
       const page = await repo.dueLoansPage(ctx.db, range, after, SCAN_BATCH)
       result.loans += page.length
-      const candidates = page.flatMap((loan) => candidatesOf(loan, now))
+      const candidates: Candidate[] = []
+      for (let i = 0; i < page.length; i++) {
+        if (i > 0 && i % (PREPARE_SLICE * 10) === 0) await yieldToRequests()
+        candidates.push(...candidatesOf(page[i]!, now))
+      }
       if (candidates.length > 0) {
         const { sent, emails } = await sendBatch(candidates, now)
         result.sent += sent

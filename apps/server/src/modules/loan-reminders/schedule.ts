@@ -58,26 +58,39 @@ function partsFormatter(timeZone: string) {
   return format
 }
 
-/** The wall-clock reading of an instant in a zone. */
-function wallClock(instant: Date, timeZone: string) {
+/** How far the zone's wall clock is ahead of UTC at that instant, in ms (straight from Intl). */
+function measuredOffsetMs(instant: number, timeZone: string): number {
   const parts: Record<string, number> = {}
   for (const part of partsFormatter(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value)
   }
-  return parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!)
+  return asUtc - Math.floor(instant / 1000) * 1000
 }
 
-/** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
+/**
+ * Offsets by zone and quarter hour: every zone's offset changes on a quarter hour of UTC, so one Intl
+ * call per zone and quarter hour serves every loan due in it (a scan reads thousands; Intl's
+ * formatToParts is its most expensive step otherwise). Cleared when it grows past 20,000 entries.
+ */
+const QUARTER_HOUR = 15 * 60_000
+const offsets = new Map<string, number>()
 function offsetMs(instant: Date, timeZone: string): number {
-  const w = wallClock(instant, timeZone)
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second)
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000
+  const bucket = Math.floor(instant.getTime() / QUARTER_HOUR)
+  const key = `${timeZone}|${bucket}`
+  let offset = offsets.get(key)
+  if (offset === undefined) {
+    if (offsets.size > 20_000) offsets.clear()
+    offset = measuredOffsetMs(bucket * QUARTER_HOUR, timeZone)
+    offsets.set(key, offset)
+  }
+  return offset
 }
 
 /** The calendar day of an instant in a zone. */
 export function localDate(instant: Date, timeZone: string): LocalDate {
-  const { year, month, day } = wallClock(instant, timeZone)
-  return { year, month, day }
+  const wall = new Date(instant.getTime() + offsetMs(instant, timeZone))
+  return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() }
 }
 
 export function addDays(date: LocalDate, days: number): LocalDate {
