@@ -143,7 +143,9 @@ async function scanning(until) {
   until.finally(() => (done = true))
   const scans = []
   while (!done) {
-    clockNow += 7 * DAY
+    // Up to the third overdue notice (two weeks after the first); later scans find everything claimed,
+    // the steady state every interval runs.
+    clockNow = Math.min(clockNow + 7 * DAY, now.getTime() + 14 * DAY)
     const started = performance.now()
     const result = await app.loanReminders.scan()
     scans.push({ ...result, seconds: (performance.now() - started) / 1000 })
@@ -211,7 +213,7 @@ ${fmt(LOANS)} ACTIVE loans due two days ago, 200 people, the app in the bench's 
 | size of a queued reminder email (text + HTML) | ${fmt(sizes[0].bytes)} bytes |
 
 Request path while scans run back to back (each a week later on the clock: the second and third overdue
-notice, then nothing new; ${fmt(healthScans.length + itemScans.length)} scans), ${CONNECTIONS} connections, ${DURATION} s each:
+notice, then everything already claimed; ${fmt(healthScans.length + itemScans.length)} scans), ${CONNECTIONS} connections, ${DURATION} s each:
 
 | request | p50 / p99 without a scan | p50 / p99 with scans | p99 ratio | requests/s |
 |---|---|---|---|---|

@@ -48,12 +48,10 @@ export function dueLoansPage(
         eq(loans.status, 'ACTIVE'),
         gte(loans.dueAt, range.from),
         lte(loans.dueAt, range.to),
-        after
-          ? or(
-              sql`${loans.dueAt} > ${after.dueAt}`,
-              and(eq(loans.dueAt, after.dueAt), sql`${loans.id} > ${after.id}`),
-            )
-          : undefined,
+        // The keyset as a range the index serves (due_at >= last) plus the tie-break: an OR alone would
+        // make every page read the window from its start again.
+        after ? gte(loans.dueAt, after.dueAt) : undefined,
+        after ? or(sql`${loans.dueAt} > ${after.dueAt}`, sql`${loans.id} > ${after.id}`) : undefined,
       ),
     )
     .orderBy(asc(loans.dueAt), asc(loans.id))
