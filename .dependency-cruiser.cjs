@@ -16,7 +16,7 @@ const serverLayers = [
   ['handovers'],
   // Loans confirm LOAN and RETURN handovers (the handovers' lending hooks); asks to borrow make LOAN
   // requests; circles recall loans and close asks on a departure (issue 26).
-  ['loans', 'borrow-requests'],
+  ['loans', 'borrow-requests', 'loan-reminders', 'calendar'],
   ['circles'],
   ['account-deletion', 'export'],
 ]

@@ -67,6 +67,9 @@ import { createDatabaseStore, createDiskStore } from './lib/storage'
 import { avatarsRoutes } from './modules/avatars/avatars.routes'
 import { createAvatarsService } from './modules/avatars/avatars.service'
 import { createSessionTokens } from './modules/auth/session-token'
+import { type LoanReminders, createLoanReminders } from './modules/loan-reminders/loan-reminders.service'
+import { calendarRoutes } from './modules/calendar/calendar.routes'
+import { createCalendarService } from './modules/calendar/calendar.service'
 import { registerSecurity } from './plugins/security'
 import { guardBodyPace, serverTimeoutOptions } from './plugins/slow-clients'
 import { registerSpa } from './plugins/spa'
@@ -96,6 +99,8 @@ export interface BuildAppOptions {
    * `offerNext`, until the loans module's returns call it).
    */
   exposeServices?: (services: { borrowRequests: BorrowRequestsService }) => void
+  /** "Now" for the loan reminders and the calendar feed (issue 26); tests pass a test clock. */
+  clock?: () => Date
 }
 
 declare module 'fastify' {
@@ -103,6 +108,8 @@ declare module 'fastify' {
     io: SocketServer
     /** Graceful shutdown's first phase: readiness 503, answers close their connection (lib/shutdown.ts). */
     drain: Drain
+    /** The loan reminder scanner (issue 26); tests call `scan()` on their clock. */
+    loanReminders: LoanReminders
   }
 }
 
@@ -205,6 +212,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerReturnListener(loans, borrowRequests)
   const circles = createCirclesService(ctx, items, handovers, activities, loans, borrowRequests)
   opts.exposeServices?.({ borrowRequests })
+  const clock = opts.clock ?? (() => new Date())
+  // Issue 26: every instance scans for due loan reminders, like the outbox worker sends the outbox.
+  const loanReminders = createLoanReminders(ctx, { activities, notices, clock })
+  app.decorate('loanReminders', loanReminders)
+  loanReminders.start()
+  app.addHook('onClose', () => loanReminders.stop())
+  const calendar = createCalendarService(ctx, clock, opts.jwtSecret)
   const webauthn = createWebauthnService(ctx, accounts)
   const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn, loans })
 
@@ -255,6 +269,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(activitiesRoutes(activities))
       await api.register(webauthnRoutes(webauthn), { prefix: '/webauthn' })
       await api.register(exportRoutes(createExportService(ctx, store, signer)), { prefix: '/users' })
+      await api.register(calendarRoutes(calendar))
     },
     { prefix: '/api' },
   )

@@ -91,4 +91,17 @@ describe('loadConfig', () => {
     for (const bad of ['0', '2048', '16.5', '32MB'])
       expect(() => loadConfig({ PGLITE_SHARED_BUFFERS_MB: bad })).toThrow(/PGLITE_SHARED_BUFFERS_MB:/)
   })
+
+  it('reads the loan reminder scan interval and offsets (issue 26), 5 minutes and 1d,0d by default', () => {
+    expect(loadConfig({}).loanReminders).toEqual({ scanIntervalMs: 300_000, offsets: ['1d', '0d'] })
+    expect(
+      loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: '30s', LOAN_REMINDER_OFFSETS: ' 2d, 1d ,0d,3h' })
+        .loanReminders,
+    ).toEqual({ scanIntervalMs: 30_000, offsets: ['2d', '1d', '0d', '3h'] })
+    expect(loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: '1h' }).loanReminders.scanIntervalMs).toBe(3_600_000)
+    for (const bad of ['5', '0s', '999ms', '25h', '5 m', '-1m', 'soon'])
+      expect(() => loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: bad })).toThrow(/LOAN_REMINDER_SCAN_INTERVAL:/)
+    for (const bad of ['1', '1d;0d', '1w', '0h', '15d', '73h', '1d,', '1d,1h,2h,3h,4h,5h', '-1d'])
+      expect(() => loadConfig({ LOAN_REMINDER_OFFSETS: bad })).toThrow(/LOAN_REMINDER_OFFSETS:/)
+  })
 })

@@ -66,7 +66,35 @@ const ZEnv = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   /** The embedded database's page cache (PostgreSQL's shared_buffers) in MB; docs/decisions/0045. */
   PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(32),
+  /** Loan reminders (issue 26, docs/decisions/0049): how often each instance scans for due reminders. */
+  LOAN_REMINDER_SCAN_INTERVAL: z
+    .string()
+    .regex(/^\d+(ms|s|m|h)$/, 'must be a duration such as 30s, 5m or 1h')
+    .transform(durationMs)
+    .pipe(z.number().min(1000, 'must be at least 1s').max(86_400_000, 'must be at most 24h'))
+    .default(300_000),
+  /** Reminders before the return date: days (at 08:00 in the borrower's time zone) or hours before. */
+  LOAN_REMINDER_OFFSETS: z
+    .string()
+    .regex(
+      /^\s*\d{1,2}[dh](\s*,\s*\d{1,2}[dh])*\s*$/,
+      'must be a comma-separated list of offsets such as 1d,0d or 2d,1d,3h',
+    )
+    .transform((value) => [...new Set(value.split(',').map((part) => part.trim()))])
+    .refine((offsets) => offsets.length <= 5, 'must list at most 5 offsets')
+    .refine((offsets) => !offsets.includes('0h'), 'an offset in hours must be at least 1h')
+    .refine(
+      (offsets) => offsets.every((o) => Number(o.slice(0, -1)) <= (o.endsWith('d') ? 14 : 72)),
+      'days must be at most 14, hours at most 72',
+    )
+    .default(['1d', '0d']),
 })
+
+/** `30s`, `5m`, `1h`, `250ms` in milliseconds. */
+function durationMs(value: string): number {
+  const [, amount = '0', unit = 'ms'] = /^(\d+)(ms|s|m|h)$/.exec(value) ?? []
+  return Number(amount) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'm' | 'h']
+}
 
 export interface Config {
   port: number
@@ -108,6 +136,8 @@ export interface Config {
   shutdownTimeoutMs: number
   /** shared_buffers of the embedded database (PGlite), in MB; unused with DATABASE_URL. */
   pgliteSharedBuffersMb: number
+  /** Loan reminders (docs/decisions/0049): scan interval and the offsets before the return date. */
+  loanReminders: { scanIntervalMs: number; offsets: string[] }
 }
 
 export class ConfigError extends Error {}
@@ -168,5 +198,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
+    loanReminders: { scanIntervalMs: e.LOAN_REMINDER_SCAN_INTERVAL, offsets: e.LOAN_REMINDER_OFFSETS },
   }
 }

@@ -327,6 +327,22 @@ function table(): Record<string, Row> {
     const current = me.json().user.avatarUrl as string | null
     return current ?? (await uploadAvatar(w.who.holder, 72))
   }
+  /** The holder's calendar feed URL as it is now (a row may have turned it off or renewed it). */
+  const holderCalendar = async (): Promise<string> => {
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/calendar',
+      headers: w.who.holder.auth,
+    })
+    const current = shown.json().url as string | null
+    if (current) return current
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/me/calendar',
+      headers: w.who.holder.auth,
+    })
+    return made.json().url as string
+  }
   const uploadBody = async (itemId: string) => {
     const form = multipart('image', {
       name: 'p.png',
@@ -478,6 +494,22 @@ function table(): Record<string, Row> {
         url: '/api/users/me/notifications',
         payload: { handoverRequests: true, handoverAnswers: true, invitations: true },
       }),
+    },
+    // Issue 26 (h-reminders): one's own time zone and calendar feed; the feed itself by its secret URL.
+    'GET /api/users/me/time-zone': { expect: anyAccount(), call: () => ({ url: '/api/users/me/time-zone' }) },
+    'PUT /api/users/me/time-zone': {
+      expect: anyAccount(),
+      call: () => ({ url: '/api/users/me/time-zone', payload: { timeZone: 'Europe/Berlin' } }),
+    },
+    'GET /api/users/me/calendar': { expect: anyAccount(), call: () => ({ url: '/api/users/me/calendar' }) },
+    'POST /api/users/me/calendar': { expect: anyAccount(), call: () => ({ url: '/api/users/me/calendar' }) },
+    'DELETE /api/users/me/calendar': {
+      expect: anyAccount(),
+      call: () => ({ url: '/api/users/me/calendar' }),
+    },
+    'GET /api/calendar/:token': {
+      expect: anyone(),
+      call: async () => ({ url: new URL(await holderCalendar()).pathname }),
     },
     // One's own password only (no id to aim elsewhere). An allowed change ends the caller's other
     // sessions, the world's tokens among them: each verified caller sends a fresh account's session.

@@ -49,6 +49,7 @@ type Ref =
   | 'borrowRequest'
   | 'loan'
   | 'extension'
+  | 'calendarToken'
 
 interface FuzzEntry {
   /** Real values for each path parameter (the fuzz also tries random UUIDs and garbage). */
@@ -169,6 +170,13 @@ const FUZZ: Record<string, FuzzEntry> = {
   // "Download my data" (docs/decisions/0038)
   'GET /api/users/me/export': {},
   'PATCH /api/webauthn/credentials/:id': { params: { id: ['credential'] } },
+  // issue 26: the time zone and the calendar feed (h-reminders)
+  'GET /api/users/me/time-zone': {},
+  'PUT /api/users/me/time-zone': {},
+  'GET /api/users/me/calendar': {},
+  'POST /api/users/me/calendar': {},
+  'DELETE /api/users/me/calendar': {},
+  'GET /api/calendar/:token': { params: { token: ['calendarToken'] } },
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -287,6 +295,8 @@ async function seedWorld(): Promise<World> {
     payload: { email: outsider.user.email },
   })
   const [resetMail] = await t.emailsTo(outsider.user.email)
+  const feed = await t.app.inject({ method: 'POST', url: '/api/users/me/calendar', headers: admin.auth })
+  const feedUrl = (feed.json() as { url: string }).url
   const refs: Record<Ref, string[]> = {
     circle: [circle.id],
     item: [item.id],
@@ -308,6 +318,7 @@ async function seedWorld(): Promise<World> {
     borrowRequest: [borrowRequestId],
     loan: [loanId],
     extension: [extensionId],
+    calendarToken: [feedUrl.split('/').pop() ?? 'x.ics'],
   }
   const ids = [circle.id, item.id, pendingItem.id, movedItem.id, pending.id, confirmed.id, invitation.id]
   ids.push(borrowRequestId)

@@ -31,6 +31,7 @@ describe('POST /api/users/login', () => {
       language: 'en',
       createdAt: user.createdAt.toISOString(),
       avatarUrl: null,
+      timeZone: null,
     })
     expect(body.user.passwordHash).toBeUndefined()
     expect(expiry(body.token)).toBeGreaterThan(23 * 3600)

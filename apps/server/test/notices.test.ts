@@ -73,13 +73,21 @@ describe('email notices', () => {
   it('respect the preferences, each kind on its own, on by default', async () => {
     const { ida, ben, circle } = await pair()
     const read = await t.app.inject({ method: 'GET', url: '/api/users/me/notifications', headers: ben.auth })
-    expect(read.json().notices).toEqual({ handoverRequests: true, handoverAnswers: true, invitations: true })
+    // Issue 26 added the three lending kinds, on by default too.
+    const lending = { loanReminders: true, borrowRequests: true, loanChanges: true }
+    expect(read.json().notices).toEqual({
+      handoverRequests: true,
+      handoverAnswers: true,
+      invitations: true,
+      ...lending,
+    })
     expect(
       await setNotices(ben, { handoverRequests: false, handoverAnswers: true, invitations: true }),
     ).toEqual({
       handoverRequests: false,
       handoverAnswers: true,
       invitations: true,
+      ...lending,
     })
     await setNotices(ida, { handoverRequests: true, handoverAnswers: false, invitations: true })
     const item = await createItem(t, ida, circle.id)

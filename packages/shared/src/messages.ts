@@ -240,6 +240,8 @@ export const MESSAGES = {
   loanExtensionDeclined: 'The request for a later return date was declined.',
   loanExtensionWithdrawn: 'Your request for a later return date has been withdrawn.',
   loanDueAtChanged: 'The return date has been changed.',
+  // Issue 26, reminders and the calendar feed (h-reminders)
+  invalidTimeZone: 'Unknown time zone',
 } as const
 
 export type MessageKey = keyof typeof MESSAGES

@@ -53,6 +53,11 @@ export const RATE_RULES = {
    * account. A person downloads once; a retry after a broken download still fits.
    */
   dataExportsPerAccount: { points: 3, duration: 60 * 60 },
+  /**
+   * Calendar feed URLs that were not valid, per client address (issue 26): a calendar app polling a
+   * valid feed gives its point back; guessing tokens stops after 30 misses.
+   */
+  calendarFeedMissesPerAddress: { points: 30, duration: 15 * 60 },
 } as const
 
 /**

@@ -4,6 +4,8 @@ export const NOTICE_KINDS = [
   'handoverRequests',
   'handoverAnswers',
   'invitations',
+  // Issue 26: loan reminders and overdue notices, asks to borrow, loan changes (docs/decisions/0049).
+  'loanReminders',
   'borrowRequests',
   'loanChanges',
 ] as const

@@ -19,6 +19,8 @@ const owners: Record<string, string> = {
   borrowRequests: 'borrow-requests',
   loans: 'loans',
   loanExtensions: 'loans',
+  loanReminders: 'loan-reminders',
+  calendarFeeds: 'calendar',
   blocks: 'ledger',
   ledgerHeads: 'ledger',
   ledgerCheckpoints: 'ledger',

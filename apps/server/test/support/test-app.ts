@@ -173,6 +173,7 @@ export async function secondInstance(
   first: TestApp,
   poolSize = 4,
   env: Record<string, string> = {},
+  opts: Pick<BuildAppOptions, 'clock'> = {},
 ): Promise<TestApp> {
   const url = first.database.pool?.options.connectionString
   if (!url) throw new Error('the PostgreSQL test database has no connection string')
@@ -190,6 +191,7 @@ export async function secondInstance(
     ? createSmtpTransport(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs)
     : quietLogTransport
   const app = await buildApp({
+    ...opts,
     logStream: watch.stream,
     config,
     database,

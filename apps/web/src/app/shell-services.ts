@@ -34,6 +34,7 @@ export function startShellServices(i18n: I18n): void {
   started = true
   watchSessionExpiry()
   startRealtimeWhenSignedIn()
+  void import('@/lib/report-time-zone').then(({ reportTimeZone }) => reportTimeZone())
   void import('@/lib/consent').then(({ initConsent, setConsentLanguage }) => {
     void initConsent(toLanguage(i18n.resolvedLanguage ?? i18n.language))
     i18n.on('languageChanged', (language: string) => void setConsentLanguage(toLanguage(language)))

@@ -1,5 +1,6 @@
 import type { TActivity } from '@circles/shared'
 import type { TFunction } from 'i18next'
+import { i18n } from '@/lib/i18n'
 import { personName } from '@/lib/person-name'
 
 /** Where an activity entry leads (spec 000 §2): the item, or for an invitation the circle. */
@@ -83,6 +84,21 @@ export function activityText(t: TFunction, activity: TActivity): string {
         date: d.dueAt ? new Date(d.dueAt).toLocaleDateString() : '',
       })
     }
+    case 'LOAN_DUE_SOON':
+    case 'LOAN_DUE_TODAY':
+    case 'LOAN_OVERDUE':
+    case 'LOAN_OVERDUE_LENDER':
+      // Issue 26: a loan reminder; the date in the reader's language and time zone.
+      return t(key, {
+        ns: 'common',
+        item: activity.data.item.name,
+        lender: personName(activity.data.lender.name),
+        borrower: personName(activity.data.borrower.name),
+        date: new Intl.DateTimeFormat(i18n.language, {
+          dateStyle: 'medium',
+          timeStyle: 'short',
+        }).format(new Date(activity.data.dueAt)),
+      })
     case 'AUTO_TRANSFER':
       // Since issue 23 the entry says why; older entries did not know, and keep the plain words.
       return t(activity.data.reason ? (`activity.AUTO_TRANSFER_${activity.data.reason}` as const) : key, {

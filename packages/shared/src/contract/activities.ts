@@ -20,6 +20,11 @@ export const ACTIVITY_TYPES = [
   'LOAN_EXTENSION_ANSWERED',
   'LOAN_DUE_CHANGED',
   'LOAN_RECALLED',
+  // Issue 26, reminders (h-reminders): to the borrower before and after the return date, to the lender once overdue.
+  'LOAN_DUE_SOON',
+  'LOAN_DUE_TODAY',
+  'LOAN_OVERDUE',
+  'LOAN_OVERDUE_LENDER',
 ] as const
 export const ZActivityType = z.enum(ACTIVITY_TYPES)
 export type TActivityType = z.infer<typeof ZActivityType>
@@ -96,6 +101,22 @@ export const ZLoanActivityData = z.object({
 })
 export type TLoanActivityData = z.infer<typeof ZLoanActivityData>
 
+/**
+ * LOAN_DUE_SOON, LOAN_DUE_TODAY, LOAN_OVERDUE (to the borrower) and LOAN_OVERDUE_LENDER (to the lender),
+ * issue 26: the loan, its item, the other party and the return date. `overdueNotice` counts the overdue
+ * notices (1 the day after, then weekly up to 3).
+ */
+export const ZLoanReminderActivityData = z.object({
+  loanId: z.uuid(),
+  item: z.object({ id: z.uuid(), name: z.string() }),
+  circleId: z.uuid(),
+  lender: ZName,
+  borrower: ZName,
+  dueAt: z.iso.datetime(),
+  overdueNotice: z.number().int().min(1).max(3).optional(),
+})
+export type TLoanReminderActivityData = z.infer<typeof ZLoanReminderActivityData>
+
 const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D) =>
   z.object({
     id: z.uuid(),
@@ -131,6 +152,10 @@ export const ZActivity = z
     activity('LOAN_EXTENSION_ANSWERED', ZLoanActivityData),
     activity('LOAN_DUE_CHANGED', ZLoanActivityData),
     activity('LOAN_RECALLED', ZLoanActivityData),
+    activity('LOAN_DUE_SOON', ZLoanReminderActivityData),
+    activity('LOAN_DUE_TODAY', ZLoanReminderActivityData),
+    activity('LOAN_OVERDUE', ZLoanReminderActivityData),
+    activity('LOAN_OVERDUE_LENDER', ZLoanReminderActivityData),
   ])
   .meta({ id: 'Activity' })
 export type TActivity = z.infer<typeof ZActivity>

@@ -13,6 +13,8 @@ export const ZUser = z
     createdAt: z.iso.datetime(),
     /** The avatar picture (issue 24, docs/decisions/0037): a new URL on every upload; null = none. */
     avatarUrl: z.string().nullable().optional(),
+    /** Issue 26: the IANA time zone the browser last reported (null = not yet; reminders use UTC). */
+    timeZone: z.string().nullable().optional(),
   })
   .meta({ id: 'User' })
 export type TUser = z.infer<typeof ZUser>
@@ -167,9 +169,32 @@ export const ZNoticePreferences = z
     handoverAnswers: z.boolean(),
     /** You were invited to a circle. */
     invitations: z.boolean(),
+    /** Issue 26: a borrowed item is due soon, due today or overdue (to the lender: their item is overdue). */
+    loanReminders: z.boolean(),
+    /** Issue 26: someone asks to borrow your item, or your ask was answered or is next in line. */
+    borrowRequests: z.boolean(),
+    /** Issue 26: a loan was accepted, returned, extended or its date changed. */
+    loanChanges: z.boolean(),
   })
   .meta({ id: 'NoticePreferences' })
 export type TNoticePreferences = z.infer<typeof ZNoticePreferences>
+/**
+ * PUT /api/users/me/notifications: the three kinds before issue 26 are required as they were, so an
+ * older client's three-field body still works; the lending kinds are kept as they are when left out.
+ */
+export const ZNoticePreferencesUpdate = ZNoticePreferences.extend({
+  loanReminders: z.boolean().optional(),
+  borrowRequests: z.boolean().optional(),
+  loanChanges: z.boolean().optional(),
+})
+export type TNoticePreferencesUpdate = z.infer<typeof ZNoticePreferencesUpdate>
+
+/**
+ * PUT /api/users/me/time-zone (issue 26): the browser's IANA time zone, for "on the day" reminders.
+ * Checked with Intl on the server (an unknown zone is refused).
+ */
+export const ZTimeZoneRequest = z.object({ timeZone: z.string().min(1).max(64) })
+export const ZTimeZoneResponse = z.object({ timeZone: z.string().nullable() })
 export const ZNoticePreferencesResponse = z.object({ notices: ZNoticePreferences })
 
 /** POST /api/users/unsubscribe: the token from a notice's link (body), or from List-Unsubscribe (query). */

@@ -22,6 +22,22 @@ export async function enqueueEmail(tx: Executor, { to, replyTo, email }: Outgoin
   })
 }
 
+/** Several emails in one statement (the loan reminder scan queues a batch in its transaction). */
+export async function enqueueEmails(tx: Executor, emails: OutgoingEmail[]) {
+  if (emails.length === 0) return
+  await tx.insert(outbox).values(
+    emails.map(({ to, replyTo, email }) => ({
+      kind: email.kind,
+      toAddress: to,
+      replyTo: replyTo ?? null,
+      subject: email.subject,
+      textBody: email.text,
+      htmlBody: email.html,
+      listUnsubscribe: email.listUnsubscribe ?? null,
+    })),
+  )
+}
+
 export type OutboxRow = typeof outbox.$inferSelect
 
 /**

@@ -10,7 +10,7 @@ export interface RenderedEmail {
   listUnsubscribe?: string
 }
 
-type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
+export type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
 
 const verifyEmail: Template<{ name: string; link: string }> = {
   en: ({ name, link }) => ({

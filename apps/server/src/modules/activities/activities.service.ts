@@ -7,6 +7,7 @@ import {
   type THandoverActivityData,
   type TLoanActivityData,
   type TInvitationActivityData,
+  type TLoanReminderActivityData,
   type TNewItemActivityData,
   type TRemovedActivityData,
   type TUser,
@@ -87,6 +88,17 @@ function loanTitle(type: LoanActivityType, d: TLoanActivityData): string {
   }
 }
 
+type LoanReminderType = 'LOAN_DUE_SOON' | 'LOAN_DUE_TODAY' | 'LOAN_OVERDUE' | 'LOAN_OVERDUE_LENDER'
+
+/** Issue 26: a reminder's title; the app words it itself in the reader's language and time zone. */
+function loanReminderTitle(type: LoanReminderType, d: TLoanReminderActivityData): string {
+  const lender = shown(d.lender.name)
+  if (type === 'LOAN_DUE_SOON') return `Return ${d.item.name} to ${lender} soon`
+  if (type === 'LOAN_DUE_TODAY') return `Return ${d.item.name} to ${lender} today`
+  if (type === 'LOAN_OVERDUE') return `${d.item.name} is overdue: please return it to ${lender}`
+  return `${d.item.name} is overdue from ${shown(d.borrower.name)}`
+}
+
 /** The plain English title of an entry, from its type and data (written with the entry, and again when names are erased). */
 type ActivityEntry<A = TActivity> = A extends { type: infer T; data: infer D } ? { type: T; data: D } : never
 
@@ -114,6 +126,11 @@ export function activityTitle(activity: ActivityEntry): string {
     case 'LOAN_DUE_CHANGED':
     case 'LOAN_RECALLED':
       return loanTitle(activity.type, activity.data)
+    case 'LOAN_DUE_SOON':
+    case 'LOAN_DUE_TODAY':
+    case 'LOAN_OVERDUE':
+    case 'LOAN_OVERDUE_LENDER':
+      return loanReminderTitle(activity.type, activity.data)
   }
 }
 
@@ -193,6 +210,18 @@ export function createActivitiesService(ctx: AppContext) {
     return rows.map(toNotice)
   }
 
+  /** Issue 26: a batch of loan reminders, one entry each, in the reminder scan's transaction. */
+  async function recordLoanReminders(
+    tx: Executor,
+    entries: { userId: string; type: LoanReminderType; data: TLoanReminderActivityData }[],
+  ): Promise<Notice[]> {
+    const rows = await repo.insertActivities(
+      tx,
+      entries.map((e) => ({ ...e, title: loanReminderTitle(e.type, e.data) })),
+    )
+    return rows.map(toNotice)
+  }
+
   function publish(notices: Notice[]) {
     if (notices.length > 0) ctx.events.publish('activity.created', { notices })
   }
@@ -268,6 +297,7 @@ export function createActivitiesService(ctx: AppContext) {
     recordInvitation,
     recordRemoval,
     recordBorrow,
+    recordLoanReminders,
     publish,
     recent,
     stats,

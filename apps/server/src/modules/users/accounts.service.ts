@@ -5,6 +5,7 @@ import {
   type TLoginRequest,
   type TLoginResponse,
   type TNoticePreferences,
+  type TNoticePreferencesUpdate,
   type TRegisterRequest,
   type TRegisterResponse,
   type TStatusResponse,
@@ -14,6 +15,7 @@ import {
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError, forbidden, unauthorized } from '../../lib/errors'
+import { canonicalTimeZone } from '../../lib/time-zones'
 import { enqueueEmail } from '../../lib/mailer/outbox'
 import { emails } from '../../lib/mailer/templates'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../lib/passwords'
@@ -26,6 +28,9 @@ const noticesOf = (row: UserRow): TNoticePreferences => ({
   handoverRequests: row.notifyHandoverRequests,
   handoverAnswers: row.notifyHandoverAnswers,
   invitations: row.notifyInvitations,
+  loanReminders: row.notifyLoanReminders,
+  borrowRequests: row.notifyBorrowRequests,
+  loanChanges: row.notifyLoanChanges,
 })
 
 export function createAccountsService(ctx: AppContext) {
@@ -162,17 +167,38 @@ export function createAccountsService(ctx: AppContext) {
     return noticesOf(row)
   }
 
-  async function updateNotices(actor: TUser, input: TNoticePreferences): Promise<TNoticePreferences> {
+  /** The lending kinds (issue 26) left out of an older client's body stay as they are. */
+  async function updateNotices(actor: TUser, input: TNoticePreferencesUpdate): Promise<TNoticePreferences> {
     const row = await repo.updateUser(ctx.db, actor.id, {
       notifyHandoverRequests: input.handoverRequests,
       notifyHandoverAnswers: input.handoverAnswers,
       notifyInvitations: input.invitations,
+      ...(input.loanReminders === undefined ? {} : { notifyLoanReminders: input.loanReminders }),
+      ...(input.borrowRequests === undefined ? {} : { notifyBorrowRequests: input.borrowRequests }),
+      ...(input.loanChanges === undefined ? {} : { notifyLoanChanges: input.loanChanges }),
     })
     if (!row) throw unauthorized()
     return noticesOf(row)
   }
 
+  /** Issue 26: the browser's time zone, checked with Intl (docs/decisions/0049). */
+  async function updateTimeZone(actor: TUser, zone: string): Promise<{ timeZone: string | null }> {
+    const timeZone = canonicalTimeZone(zone)
+    if (!timeZone) throw new AppError('VALIDATION_ERROR', MESSAGES.invalidTimeZone)
+    const row = await repo.updateUser(ctx.db, actor.id, { timeZone })
+    if (!row) throw unauthorized()
+    return { timeZone: row.timeZone }
+  }
+
+  async function timeZoneOf(actor: TUser): Promise<{ timeZone: string | null }> {
+    const row = await repo.findUserById(ctx.db, actor.id)
+    if (!row) throw unauthorized()
+    return { timeZone: row.timeZone }
+  }
+
   return {
+    updateTimeZone,
+    timeZoneOf,
     register,
     login,
     authenticate,

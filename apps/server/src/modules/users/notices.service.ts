@@ -2,7 +2,7 @@ import { MESSAGES } from '@circles/shared'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
-import { enqueueEmail } from '../../lib/mailer/outbox'
+import { type OutgoingEmail, enqueueEmail } from '../../lib/mailer/outbox'
 import type { RenderedEmail } from '../../lib/mailer/templates'
 import type { NoticeKind } from '../../lib/unsubscribe-tokens'
 import * as repo from './users.repository'
@@ -12,9 +12,10 @@ const COLUMN = {
   handoverRequests: 'notifyHandoverRequests',
   handoverAnswers: 'notifyHandoverAnswers',
   invitations: 'notifyInvitations',
+  loanReminders: 'notifyLoanReminders',
   // Issue 26 (h-borrow): asks to borrow, answers to them, the next in line offered.
   borrowRequests: 'notifyBorrowRequests',
-  // Issue 26: the steps of a loan (h-reminders adds the switch to the profile).
+  // Issue 26: the steps of a loan.
   loanChanges: 'notifyLoanChanges',
 } as const satisfies Record<NoticeKind, keyof UserRow>
 
@@ -35,11 +36,28 @@ export function createNoticesService(ctx: AppContext) {
     render: (recipient: UserRow, unsubscribeUrl: string) => RenderedEmail,
   ): Promise<boolean> {
     const user = await repo.findUserById(tx, userId)
-    if (!user?.emailVerified || !user[COLUMN[kind]]) return false
-    const token = ctx.unsubscribeTokens.issue(userId, kind)
-    const email = render(user, pageUrl(token))
-    await enqueueEmail(tx, { to: user.email, email: { ...email, listUnsubscribe: oneClickUrl(token) } })
+    const email = user ? emailFor(user, kind, render) : null
+    if (!email) return false
+    await enqueueEmail(tx, email)
     return true
+  }
+
+  /**
+   * The notice for a recipient whose row the caller already read (the reminder scan reads them with its
+   * loans and queues a batch at once), or null when they do not want this kind or have no verified address.
+   */
+  function emailFor<
+    U extends Pick<UserRow, 'id' | 'email' | 'emailVerified'> &
+      Partial<Record<(typeof COLUMN)[NoticeKind], boolean>>,
+  >(
+    user: U,
+    kind: NoticeKind,
+    render: (recipient: U, unsubscribeUrl: string) => RenderedEmail,
+  ): OutgoingEmail | null {
+    if (!user.emailVerified || user[COLUMN[kind]] !== true) return null
+    const token = ctx.unsubscribeTokens.issue(user.id, kind)
+    const email = render(user, pageUrl(token))
+    return { to: user.email, email: { ...email, listUnsubscribe: oneClickUrl(token) } }
   }
 
   /** No sign-in: the signed token names the user and the kind. */
@@ -51,7 +69,7 @@ export function createNoticesService(ctx: AppContext) {
     return { message: MESSAGES.unsubscribed }
   }
 
-  return { queue, unsubscribe }
+  return { queue, emailFor, unsubscribe }
 }
 
 export type NoticesService = ReturnType<typeof createNoticesService>

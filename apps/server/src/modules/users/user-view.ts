@@ -12,5 +12,6 @@ export function toPublicUser(row: UserRow): TUser {
     language: row.language,
     createdAt: row.createdAt.toISOString(),
     avatarUrl: avatarUrl(row.avatarId),
+    timeZone: row.timeZone,
   }
 }

@@ -9,7 +9,9 @@ import {
   ZResetPasswordRequest,
   ZStatusResponse,
   ZTokenParams,
-  ZNoticePreferences,
+  ZNoticePreferencesUpdate,
+  ZTimeZoneRequest,
+  ZTimeZoneResponse,
   ZNoticePreferencesResponse,
   ZUnsubscribeQuery,
   ZUnsubscribeRequest,
@@ -104,11 +106,27 @@ export function usersRoutes({ accounts, verification, passwordReset, notices }: 
         schema: {
           ...secured.schema,
           tags,
-          body: ZNoticePreferences,
+          body: ZNoticePreferencesUpdate,
           response: { 200: ZNoticePreferencesResponse },
         },
       },
       async (request) => ({ notices: await accounts.updateNotices(currentUser(request), request.body) }),
+    )
+
+    // Issue 26: the browser reports its time zone when it differs from the stored one.
+    app.get(
+      '/me/time-zone',
+      { ...secured, schema: { ...secured.schema, tags, response: { 200: ZTimeZoneResponse } } },
+      (request) => accounts.timeZoneOf(currentUser(request)),
+    )
+
+    app.put(
+      '/me/time-zone',
+      {
+        ...secured,
+        schema: { ...secured.schema, tags, body: ZTimeZoneRequest, response: { 200: ZTimeZoneResponse } },
+      },
+      (request) => accounts.updateTimeZone(currentUser(request), request.body.timeZone),
     )
 
     // One click from the email's page or the mail client's List-Unsubscribe button; no session.

@@ -41,7 +41,14 @@ describe('a double submit sends one request (issue 23)', () => {
   })
 
   it('Save the notice preferences', async () => {
-    const notices = { handoverRequests: true, handoverAnswers: false, invitations: true }
+    const notices = {
+      handoverRequests: true,
+      handoverAnswers: false,
+      invitations: true,
+      loanReminders: true,
+      borrowRequests: true,
+      loanChanges: true,
+    }
     const fetchMock = mockApi({
       'GET /api/users/me/notifications': () => json(200, { notices }),
       'PUT /api/users/me/notifications': () => json(200, { notices }),

@@ -1,7 +1,9 @@
 import type { TActivity } from '@circles/shared'
 import type { UseQueryResult } from '@tanstack/react-query'
 import {
+  AlarmClock,
   ArrowLeftRight,
+  CalendarClock,
   CircleCheckBig,
   Inbox,
   type LucideIcon,
@@ -35,6 +37,10 @@ const ICONS: Record<TActivity['type'], { icon: LucideIcon; tone: string }> = {
   LOAN_EXTENSION_ANSWERED: { icon: ArrowLeftRight, tone: 'bg-info-soft text-info' },
   LOAN_DUE_CHANGED: { icon: ArrowLeftRight, tone: 'bg-info-soft text-info' },
   LOAN_RECALLED: { icon: UserMinus, tone: 'bg-surface-2 text-fg-muted' },
+  LOAN_DUE_SOON: { icon: CalendarClock, tone: 'bg-info-soft text-info' },
+  LOAN_DUE_TODAY: { icon: CalendarClock, tone: 'bg-warning-soft text-warning' },
+  LOAN_OVERDUE: { icon: AlarmClock, tone: 'bg-danger-soft text-danger' },
+  LOAN_OVERDUE_LENDER: { icon: AlarmClock, tone: 'bg-danger-soft text-danger' },
 }
 
 /** A request answered or cancelled since loses the 'open' colour of a request. */

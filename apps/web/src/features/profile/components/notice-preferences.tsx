@@ -9,7 +9,15 @@ import { Spinner } from '@/components/ui/spinner'
 import { notify } from '@/lib/notify'
 import { useNotices, useUpdateNotices } from '../api/profile'
 
-const KINDS = ['handoverRequests', 'handoverAnswers', 'invitations'] as const
+const KINDS = [
+  'handoverRequests',
+  'handoverAnswers',
+  'invitations',
+  // Issue 26: lending.
+  'loanReminders',
+  'borrowRequests',
+  'loanChanges',
+] as const
 
 function NoticeForm({ saved }: { saved: TNoticePreferences }) {
   const { t } = useTranslation('profile')

@@ -27,7 +27,17 @@ describe('ProfilePage (spec 001 §2)', () => {
     startSession(validToken(), testUser)
     mockApi({
       'GET /api/users/me/notifications': () =>
-        json(200, { notices: { handoverRequests: true, handoverAnswers: false, invitations: true } }),
+        json(200, {
+          notices: {
+            handoverRequests: true,
+            handoverAnswers: false,
+            invitations: true,
+            loanReminders: true,
+            borrowRequests: true,
+            loanChanges: true,
+          },
+        }),
+      'GET /api/users/me/calendar': () => json(200, { url: null }),
     })
     vi.stubGlobal('PublicKeyCredential', undefined)
     await render()

@@ -7,6 +7,7 @@ import { Card } from '@/components/ui/card'
 import { Tabs } from '@/components/ui/tabs'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
+import { CalendarFeed } from '../components/calendar-feed'
 import { DataTab } from '../components/data-tab'
 import { NoticePreferences } from '../components/notice-preferences'
 import { ProfileInfo } from '../components/profile-info'
@@ -44,6 +45,7 @@ export function ProfilePage() {
                   <div className="flex flex-col gap-6">
                     <ProfileInfo user={user} />
                     <NoticePreferences />
+                    <CalendarFeed />
                   </div>
                 ),
               },
