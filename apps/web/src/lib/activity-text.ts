@@ -81,7 +81,9 @@ export function activityText(t: TFunction, activity: TActivity): string {
         lender: personName(d.lender.name),
         borrower: personName(d.borrower.name),
         item: d.item.name,
-        date: d.dueAt ? new Date(d.dueAt).toLocaleDateString() : '',
+        date: d.dueAt
+          ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(d.dueAt))
+          : '',
       })
     }
     case 'LOAN_DUE_SOON':

@@ -44,23 +44,76 @@ export function transferReason(block: TBlock): 'LEFT' | 'REMOVED' | null {
   return block.content.v === 1 ? null : block.content.reason
 }
 
-/** One block, told as what happened: who handed what to whom, and when (and why, for a transfer). */
+/** A v4 block's loan: the return date it carries (LOAN, LOAN_CHANGE), null otherwise (issue 26). */
+export function loanDueAt(block: TBlock): string | null {
+  return block.content.v === 4 ? (block.content.loan?.dueAt ?? null) : null
+}
+
+/** Whether the block is a step of a loan (v4): its badge says so instead of the ownership. */
+export const isLoanBlock = (block: TBlock) =>
+  block.content.kind === 'LOAN' || block.content.kind === 'RETURN' || block.content.kind === 'LOAN_CHANGE'
+
+/**
+ * One block, told as what happened: who handed what to whom, and when (and why, for a transfer); a loan's
+ * steps as the item's story: lent until a date, the date changed, returned (issue 26).
+ */
 export function BlockStory({ block }: { block: TBlock }) {
-  const { t } = useTranslation('ledger')
+  const { t, i18n } = useTranslation('ledger')
   const { content } = block
-  const names = { from: partyName(block, 'from'), item: content.item.name, to: partyName(block, 'to') }
+  const language = i18n.resolvedLanguage ?? i18n.language
+  const dueAt = loanDueAt(block)
+  const names = {
+    from: partyName(block, 'from'),
+    item: content.item.name,
+    to: partyName(block, 'to'),
+    date: dueAt ? formatBlockTime(dueAt, language) : '',
+  }
   const reason = transferReason(block)
-  return (
-    <p className="font-medium">
-      {content.kind === 'HANDOVER'
-        ? t('story.handover', names)
-        : reason === 'REMOVED'
-          ? t('story.autoRemoved', names)
-          : reason === 'LEFT'
-            ? t('story.autoLeft', names)
-            : t('story.auto', names)}
-    </p>
-  )
+  return <p className="font-medium">{storyText(t, content.kind, reason, names)}</p>
+}
+
+function storyText(
+  t: ReturnType<typeof useTranslation<'ledger'>>['t'],
+  kind: TBlock['content']['kind'],
+  reason: 'LEFT' | 'REMOVED' | null,
+  names: { from: string; item: string; to: string; date: string },
+): string {
+  switch (kind) {
+    case 'HANDOVER':
+      return t('story.handover', names)
+    case 'LOAN':
+      return t('story.loan', names)
+    case 'RETURN':
+      return t('story.return', names)
+    case 'LOAN_CHANGE':
+      return reason === 'REMOVED'
+        ? t('story.loanRecalledRemoved', names)
+        : reason === 'LEFT'
+          ? t('story.loanRecalledLeft', names)
+          : t('story.loanChange', names)
+    default:
+      return reason === 'REMOVED'
+        ? t('story.autoRemoved', names)
+        : reason === 'LEFT'
+          ? t('story.autoLeft', names)
+          : t('story.auto', names)
+  }
+}
+
+/** The block's kind in a word (the block page's Kind row, a loan block's badge). */
+export function kindLabel(t: ReturnType<typeof useTranslation<'ledger'>>['t'], block: TBlock): string {
+  switch (block.content.kind) {
+    case 'HANDOVER':
+      return t('block.handover')
+    case 'LOAN':
+      return t('block.loan')
+    case 'RETURN':
+      return t('block.return')
+    case 'LOAN_CHANGE':
+      return t('block.loanChange')
+    default:
+      return t('block.auto')
+  }
 }
 
 /** The block's own hash check, and once the device check passed, its place in the signed log. */
@@ -120,9 +173,13 @@ export function BlockCard({ block, inLog = false }: { block: TBlock; inLog?: boo
           <Link to={`/blockchain/${block.id}`} className="text-sm font-semibold text-accent-text underline">
             {t('blockNumber', { height: content.height })}
           </Link>
-          <Badge tone={content.ownership === 'COMPLETE' ? 'accent' : 'neutral'}>
-            {t(content.ownership === 'COMPLETE' ? 'complete' : 'partial')}
-          </Badge>
+          {isLoanBlock(block) ? (
+            <Badge tone="info">{kindLabel(t, block)}</Badge>
+          ) : (
+            <Badge tone={content.ownership === 'COMPLETE' ? 'accent' : 'neutral'}>
+              {t(content.ownership === 'COMPLETE' ? 'complete' : 'partial')}
+            </Badge>
+          )}
           {content.first ? <Badge tone="info">{t('firstBlock')}</Badge> : null}
           <span className="text-sm text-fg-muted">
             <time dateTime={content.time}>{formatBlockTime(content.time, language)}</time> ·{' '}

@@ -16,6 +16,8 @@ import {
   partyName,
   RedactedNote,
   transferReason,
+  kindLabel,
+  loanDueAt,
 } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
@@ -64,13 +66,17 @@ export function BlockPage() {
       [t('block.from'), partyName(block.data, 'from')],
       [t('block.to'), partyName(block.data, 'to')],
       [t('block.ownership'), t(content.ownership === 'COMPLETE' ? 'complete' : 'partial')],
-      [t('block.kind'), t(content.kind === 'HANDOVER' ? 'block.handover' : 'block.auto')],
+      [t('block.kind'), kindLabel(t, block.data)],
       [t('hash'), <code className="font-mono text-xs break-all">{block.data.hash}</code>],
       [t('prevHash'), <code className="font-mono text-xs break-all">{content.prevHash}</code>],
       [t('block.first'), content.first ? t('block.yes') : t('block.no')],
       [t('block.requesterComment'), comments.requesterComment ?? '–'],
       [t('block.receiverComment'), comments.receiverComment ?? '–'],
     ]
+    const dueAt = loanDueAt(block.data)
+    if (dueAt) {
+      rows.splice(8, 0, [t('block.dueAt'), <time dateTime={dueAt}>{formatBlockTime(dueAt, language)}</time>])
+    }
     if (content.kind === 'AUTO_TRANSFER') {
       const reason = transferReason(block.data)
       const key =
