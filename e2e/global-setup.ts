@@ -59,7 +59,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     }
   }
   // Every level, so the scan at the end sees every line the server can write.
-  const serverEnv = { LOG_LEVEL: 'trace', ...env }
+  // Loan reminders (issue 26) are scanned for every second, so a test sees one within moments.
+  const serverEnv = { LOG_LEVEL: 'trace', LOAN_REMINDER_SCAN_INTERVAL: '1s', ...env }
   try {
     // Every test comes from 127.0.0.1, as a group behind one router does: no faked client addresses.
     servers.push(await startServer({ repoRoot, smtpUrl: sink.url, logFile, env: serverEnv }))

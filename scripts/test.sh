@@ -112,7 +112,7 @@ if run_status build npm run build; then
   if [ "$pg_ok" -eq 0 ]; then
     E2E_PAIR_DATABASE_URL=$PG_TEST_URL E2E_JSON_REPORT=$file npx --no-install playwright test \
       -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers ledger-verification \
-      ledger-erasure account-deletion change-password data-export avatar passkeys
+      ledger-erasure account-deletion change-password data-export avatar passkeys lending
     rc=$?
   else
     echo "error: PostgreSQL is not available; the e2e-pair suite cannot run" >&2

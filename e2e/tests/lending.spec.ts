@@ -1,4 +1,6 @@
+import pg from 'pg'
 import { expect, test } from '../support/fixtures'
+import { readAllEmails, waitForEmail } from '../support/mail'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs, type Session } from './circles-support'
 import { createItem, secondBrowser } from './handovers-support'
@@ -157,4 +159,71 @@ test('refusals say the true reason: a past return date, a second ask, asking for
   const again = await ask()
   expect(again.status()).toBe(409)
   expect(((await again.json()) as { message: string }).message).toBeTruthy()
+})
+
+test('an overdue loan reminds the borrower and tells the lender, each once, from two servers', async ({
+  page,
+  request,
+}) => {
+  const databaseUrl = process.env.E2E_DATABASE_URL
+  test.skip(!databaseUrl, "needs the PostgreSQL run (e2e-pair): the loan's dates are moved in the database")
+  test.setTimeout(120_000)
+  const ida = await createSignedInUser(request, 'remind-ida', 'Ida Owner')
+  const ben = await createSignedInUser(request, 'remind-ben', 'Ben Neighbour')
+  const circleId = await createCircle(request, ida, { name: 'Corner Shop' })
+  await joinCircle(request, circleId, ida, ben)
+  const tent = await createItem(request, ida, circleId, { name: 'Camping tent' })
+  const lend = await request.post('/api/handovers', {
+    headers: auth(ida),
+    data: {
+      itemId: tent,
+      receiverId: ben.user.id,
+      kind: 'LOAN',
+      dueAt: new Date(Date.now() + 2 * DAY).toISOString(),
+    },
+  })
+  expect(lend.status(), await lend.text()).toBe(201)
+  const handoverId = ((await lend.json()) as { handover: { id: string } }).handover.id
+  const accept = await request.put(`/api/handovers/${handoverId}/status`, {
+    headers: auth(ben),
+    data: { status: 'CONFIRMED' },
+  })
+  expect(accept.status(), await accept.text()).toBe(200)
+  const loanId = ((await accept.json()) as { handover: { loanId: string } }).handover.loanId
+
+  // Ben reads his dashboard (on the second server when there are two).
+  await signInAs(page, ben)
+  await page.goto('/dashboard')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+
+  // Time passes: the loan started five days ago and was due back two days ago. Both servers scan every
+  // second (LOAN_REMINDER_SCAN_INTERVAL in the e2e setup) and race for the same reminders.
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await client.query(
+      `update loans set started_at = now() - interval '5 days', due_at = now() - interval '2 days' where id = $1`,
+      [loanId],
+    )
+    // Live on Ben's dashboard (a toast and the feed's entry, once), and by email to both.
+    const entry = /^Camping tent is overdue since .*: please return it to Ida Owner$/
+    await expect(page.getByRole('main').getByText(entry)).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('region', { name: /^Notifications/ }).getByText(entry)).toBeVisible()
+    await waitForEmail(ben.user.email, { subject: /^Overdue: please return Camping tent to Ida Owner$/ })
+    await waitForEmail(ida.user.email, { subject: /^Camping tent is overdue from Ben Neighbour$/ })
+    // Each once: one claim per reminder, whatever server scanned first, and one email each.
+    const claims = await client.query<{ kind: string }>(
+      'select kind from loan_reminders where loan_id = $1 order by kind',
+      [loanId],
+    )
+    expect(claims.rows.map((r) => r.kind)).toHaveLength(2)
+    const mails = (await readAllEmails()).filter(
+      (m) => /overdue/i.test(m.subject) && /Camping tent/.test(m.subject),
+    )
+    expect(mails.filter((m) => m.to.includes(ben.user.email.toLowerCase()))).toHaveLength(1)
+    expect(mails.filter((m) => m.to.includes(ida.user.email.toLowerCase()))).toHaveLength(1)
+    await expect(page.getByRole('main').getByText(entry)).toHaveCount(1)
+  } finally {
+    await client.end()
+  }
 })
