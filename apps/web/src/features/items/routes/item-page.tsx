@@ -1,3 +1,4 @@
+import { useIsMutating } from '@tanstack/react-query'
 import { MESSAGES, type TItem } from '@circles/shared'
 import { ArrowLeft, Link2, Lock, Pencil, Send, Trash2 } from 'lucide-react'
 import { type ReactNode, useId, useState } from 'react'
@@ -38,6 +39,7 @@ export function ItemPage() {
   const [answered, setAnswered] = useState<{ tone: 'success' | 'error'; text: string } | null>(null)
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(item.data ? t('detail.documentTitle', { name: item.data.name }) : t('detail.loadingTitle'))
+  const deleting = useIsMutating({ mutationKey: ['items', 'delete'] }) > 0
   const flash = (location.state as { error?: string } | null)?.error
 
   if (!itemId) return <Navigate to="/dashboard" replace />
@@ -57,7 +59,9 @@ export function ItemPage() {
       </div>,
     )
   }
-  if (item.isError) {
+  // Our own delete in flight: the item's refetch (the socket's item_update can beat the DELETE's answer)
+  // ends in a 404; keep the page as it was until the answer, so the dialog can say 'Item deleted'.
+  if (item.isError && !(deleting && item.data)) {
     return frame(
       <div
         role="alert"
