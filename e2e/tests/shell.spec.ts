@@ -186,7 +186,13 @@ test.describe('signed in', () => {
     await menu.click()
     await expect(menu).toHaveAttribute('aria-expanded', 'true')
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' })
-    await expect(nav.getByRole('link')).toHaveText(['Übersicht', 'Kreise', 'Gegenstände', 'Protokoll'])
+    await expect(nav.getByRole('link')).toHaveText([
+      'Übersicht',
+      'Kreise',
+      'Gegenstände',
+      'Ausleihen',
+      'Protokoll',
+    ])
     await expect(nav.getByRole('link', { name: 'Übersicht' })).toHaveAttribute('aria-current', 'page')
     await screenshot(page, 'shell-menu-de-390')
     await axe.expectNoA11yViolations(page)
@@ -287,6 +293,10 @@ test.describe('expired sessions', () => {
     await page.route('**/api/circles', (route) => route.fulfill({ json: { circles: [] } }))
     // 'Waiting for you' (issue 23).
     await page.route('**/api/handovers', (route) => route.fulfill({ json: { handovers: [] } }))
+    // The lending card and the browser's time zone (issue 26).
+    await page.route('**/api/loans?*', (route) => route.fulfill({ json: { loans: [] } }))
+    await page.route('**/api/borrow-requests?*', (route) => route.fulfill({ json: { borrowRequests: [] } }))
+    await page.route('**/api/users/me/time-zone', (route) => route.fulfill({ json: { timeZone: 'UTC' } }))
     await page.route('**/socket.io/**', (route) => route.abort('connectionrefused'))
     await page.goto('/dashboard')
     await expect(page.getByRole('heading', { level: 1, name: 'Willkommen zurück, Kurz Zeit' })).toBeVisible()
