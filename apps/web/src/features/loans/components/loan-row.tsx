@@ -8,6 +8,31 @@ import { personName } from '@/lib/person-name'
 
 const ROW = 'flex items-center gap-3 py-3 first:pt-0 last:pb-0'
 
+type RowItem = { itemId: string; item: { name: string; thumbnailUrl: string | null } }
+
+/** The row's picture: the item's thumbnail (decorative, the link names it). */
+function ItemThumb({ row }: { row: RowItem }) {
+  return (
+    <PrivateImage
+      url={row.item.thumbnailUrl}
+      alt=""
+      className="size-12 shrink-0 rounded-md border border-border"
+    />
+  )
+}
+
+/** The item's name, linked to its page. */
+function ItemLink({ row }: { row: RowItem }) {
+  return (
+    <Link
+      to={`/items/${row.itemId}`}
+      className="font-medium break-words text-accent-text underline-offset-2 hover:underline"
+    >
+      {row.item.name}
+    </Link>
+  )
+}
+
 /** One loan: the item (linked), the other person, the return date; overdue in a calm warning tone. */
 export function LoanRow({ loan, role }: { loan: TLoan; role: 'borrowed' | 'lent' }) {
   const { t, i18n } = useTranslation('loans')
@@ -19,18 +44,9 @@ export function LoanRow({ loan, role }: { loan: TLoan; role: 'borrowed' | 'lent'
       : t('page.to', { name: personName(loan.borrower.name) })
   return (
     <li className={ROW}>
-      <PrivateImage
-        url={loan.item.thumbnailUrl}
-        alt=""
-        className="size-12 shrink-0 rounded-md border border-border"
-      />
+      <ItemThumb row={loan} />
       <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-        <Link
-          to={`/items/${loan.itemId}`}
-          className="font-medium break-words text-accent-text underline-offset-2 hover:underline"
-        >
-          {loan.item.name}
-        </Link>
+        <ItemLink row={loan} />
         <p className="text-sm text-fg-muted">
           {other} · {loan.circle.name}
         </p>
@@ -62,18 +78,9 @@ export function AskRow({ ask }: { ask: TBorrowRequest }) {
   const language = i18n.resolvedLanguage ?? i18n.language
   return (
     <li className={ROW}>
-      <PrivateImage
-        url={ask.item.thumbnailUrl}
-        alt=""
-        className="size-12 shrink-0 rounded-md border border-border"
-      />
+      <ItemThumb row={ask} />
       <div className="flex min-w-0 flex-1 flex-col gap-0.5">
-        <Link
-          to={`/items/${ask.itemId}`}
-          className="font-medium break-words text-accent-text underline-offset-2 hover:underline"
-        >
-          {ask.item.name}
-        </Link>
+        <ItemLink row={ask} />
         <p className="text-sm text-fg-muted">
           {t('page.of', { name: personName(ask.owner.name) })} ·{' '}
           {t('ask.wishedUntil', { date: formatDue(ask.wishedUntil, language) })}
