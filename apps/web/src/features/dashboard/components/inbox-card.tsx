@@ -20,21 +20,21 @@ function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (ou
   const answer = useAnswerFromInbox()
   const { handover } = entry
   const headingId = `inbox-${entry.id}`
-  const respond = (status: 'CONFIRMED' | 'REJECTED', receiverComment: string) =>
-    answer.mutate(
-      { id: handover.id, status, receiverComment },
-      {
-        onSuccess: () =>
-          onOutcome({
-            tone: 'success',
-            text: translateServerError(
-              status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
-            ),
-          }),
-        onError: (error) =>
-          onOutcome({ tone: 'error', text: failureMessage(error, t('inbox.answerFailed')) }),
-      },
+  // The answer's promise, not mutate's callbacks: the live update of our own answer can drop this entry
+  // from the list (and unmount it) before the answer arrives, and react-query never calls an unmounted
+  // component's callbacks, so the banner would not appear.
+  const respond = (status: 'CONFIRMED' | 'REJECTED', receiverComment: string) => {
+    void answer.mutateAsync({ id: handover.id, status, receiverComment }).then(
+      () =>
+        onOutcome({
+          tone: 'success',
+          text: translateServerError(
+            status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
+          ),
+        }),
+      (error: unknown) => onOutcome({ tone: 'error', text: failureMessage(error, t('inbox.answerFailed')) }),
     )
+  }
   return (
     <li aria-labelledby={headingId} className="flex flex-col gap-3 py-4 first:pt-1 last:pb-1">
       <div className="flex items-center gap-3">

@@ -47,7 +47,7 @@ const circle = (n: number) => ({
   },
 })
 
-function dashboardApi(overrides: Record<string, () => Response> = {}) {
+function dashboardApi(overrides: Record<string, () => Response | Promise<Response>> = {}) {
   return mockApi({
     'GET /api/activities/recent': () => json(200, { activities: [pending, invitation] }),
     'GET /api/dashboard/stats': () => json(200, { totalCircles: 4, pendingHandovers: 1, ownedItems: 3 }),
@@ -268,6 +268,32 @@ describe("DashboardPage: 'Waiting for you' (issue 23)", () => {
       { status: 'CONFIRMED', receiverComment: 'Thanks!' },
     ])
     expect(await screen.findByText('Nothing is waiting for your answer.')).toBeTruthy()
+  })
+
+  it('says the answer went through even when the live update removed the entry first', async () => {
+    startSession(validToken(), testUser)
+    let handovers = [request()]
+    let answer!: () => void
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    dashboardApi({
+      'GET /api/handovers': () => json(200, { handovers }),
+      [`PUT /api/handovers/${request().id}/status`]: async () => {
+        await answered
+        return json(200, {
+          handover: { ...request(), status: 'CONFIRMED' },
+          message: 'Handover confirmed successfully',
+        })
+      },
+    })
+    const { queryClient } = await render()
+    const inbox = await screen.findByRole('list', { name: 'Waiting for you' })
+    fireEvent.click(within(inbox).getByRole('button', { name: 'Accept' }))
+    // The socket's notice of our own confirmation arrives before the PUT's answer.
+    handovers = [{ ...request(), status: 'CONFIRMED' }]
+    await act(() => queryClient.invalidateQueries({ queryKey: ['dashboard'] }))
+    expect(await screen.findByText('Nothing is waiting for your answer.')).toBeTruthy()
+    answer()
+    expect(await screen.findByText('Handover confirmed successfully')).toBeTruthy()
   })
 
   it('shows the empty state, and a refused answer with its reason (German)', async () => {
