@@ -5,6 +5,25 @@ import { defineConfig, devices, type ReporterDescription } from '@playwright/tes
 // E2E_JSON_REPORT=<file> adds Playwright's json reporter (scripts/test.sh sums it into the summary).
 
 const jsonReport = process.env.E2E_JSON_REPORT
+
+// The specs scripts/test.sh runs against two servers on one PostgreSQL (its e2e-pair suite). E2E_SPECS
+// picks a side: 'pair' runs only these, 'single' all the others (each spec runs once in the whole
+// suite); unset, everything runs, as a developer expects from `playwright test`.
+const pairSpecs = [
+  'realtime',
+  'handovers',
+  'ledger-verification',
+  'ledger-erasure',
+  'account-deletion',
+  'change-password',
+  'data-export',
+  'avatar',
+  'passkeys',
+  'lending',
+]
+const pairPattern = new RegExp(`/(${pairSpecs.join('|')})\\.spec\\.ts$`)
+const sharedAddress = /shared-address\.spec\.ts/
+const side = process.env.E2E_SPECS
 const reporter: ReporterDescription[] = [['list']]
 if (jsonReport) reporter.push(['json', { outputFile: jsonReport }])
 
@@ -50,7 +69,8 @@ export default defineConfig({
     {
       name: 'chromium',
       // Heavy on purpose (30 browser contexts in a minute): it runs alone, after the others.
-      testIgnore: /shared-address\.spec\.ts/,
+      testIgnore: side === 'single' ? [sharedAddress, pairPattern] : sharedAddress,
+      ...(side === 'pair' ? { testMatch: pairPattern } : {}),
       use: chromium,
     },
     {

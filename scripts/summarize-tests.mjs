@@ -33,7 +33,13 @@ function countVitest(report, notes) {
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
   // A test file that fails to load (syntax error, failing beforeAll) has no failed test of its own.
   for (const file of report.testResults ?? []) {
-    const ownFailures = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length
+    const failures = (file.assertionResults ?? []).filter((test) => test.status === 'failed')
+    // Named here, since CI keeps only the end of the output.
+    for (const test of failures)
+      notes.push(
+        `failed: ${file.name} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`,
+      )
+    const ownFailures = failures.length
     if (file.status === 'failed' && ownFailures === 0) {
       failed += 1
       notes.push(`file failed: ${file.name}${file.message ? ` — ${firstLine(file.message)}` : ''}`)
@@ -42,12 +48,24 @@ function countVitest(report, notes) {
   return { passed, failed, skipped }
 }
 
+/** Every test of a Playwright json report as `file:line title` with its outcome. */
+function* playwrightTests(suites) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        yield { spec: `${spec.file}:${spec.line} ${spec.title}`, status: test.status }
+    yield* playwrightTests(suite.suites ?? [])
+  }
+}
+
 function countPlaywright(report, notes) {
   const stats = report.stats ?? {}
   const passed = (stats.expected ?? 0) + (stats.flaky ?? 0)
   let failed = stats.unexpected ?? 0
   const skipped = stats.skipped ?? 0
   if (stats.flaky) notes.push(`${stats.flaky} flaky (passed on retry)`)
+  for (const { spec, status } of playwrightTests(report.suites ?? []))
+    if (status === 'unexpected' || status === 'flaky') notes.push(`${status}: ${spec}`)
   const errors = report.errors ?? []
   for (const error of errors) notes.push(`error: ${firstLine(error.message)}`)
   if (errors.length > 0 && failed === 0) failed = 1

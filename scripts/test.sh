@@ -9,8 +9,9 @@
 #   6. server-outage  two real server processes through a restart of a private PostgreSQL cluster
 #                   (initdb into a temporary directory, as the postgres user when root; never skipped)
 #   7. build        npm run build; counts as one test (e2e needs the built app)
-#   8. e2e          Playwright in Debian's Chromium against the built server
-#   9. e2e-pair     the two-browser specs (real-time, handovers) against two servers on one PostgreSQL
+#   8. e2e          Playwright in Debian's Chromium against the built server (embedded PGlite)
+#   9. e2e-pair     the specs listed in e2e/playwright.config.ts (real-time, handovers, accounts, lending,
+#                   ...) against two servers on one PostgreSQL; they run only here, not in e2e as well
 #
 # On a fresh Debian machine it installs Chromium and PostgreSQL itself (as root). Every suite runs even
 # when an earlier one fails, so the summary is complete; the exit status is 1 if anything failed or a
@@ -99,20 +100,19 @@ if run_status build npm run build; then
   start=$SECONDS
   file=$REPORT_DIR/e2e.json
   section "e2e: playwright test -c e2e/playwright.config.ts"
-  E2E_JSON_REPORT=$file npx --no-install playwright test -c e2e/playwright.config.ts
+  E2E_SPECS=single E2E_JSON_REPORT=$file npx --no-install playwright test -c e2e/playwright.config.ts
   rc=$?
   record e2e playwright "$rc" $((SECONDS - start)) "$file"
 
   # Two instances behind one load balancer: Ida on the first server, Ben on the second. Also the
-  # account specs of issue 24 (each point on PostgreSQL too), and the ledger erasure, which needs the
-  # database's hand and runs only here.
+  # account specs of issue 24 (each point on PostgreSQL too), lending, and the specs that need the
+  # database's hand. Each spec runs once: e2e above skips these (E2E_SPECS=single).
   start=$SECONDS
   file=$REPORT_DIR/e2e-pair.json
   section "e2e-pair: the two-browser specs against two servers on one PostgreSQL"
   if [ "$pg_ok" -eq 0 ]; then
-    E2E_PAIR_DATABASE_URL=$PG_TEST_URL E2E_JSON_REPORT=$file npx --no-install playwright test \
-      -c e2e/playwright.config.ts --output e2e/test-results-pair realtime handovers ledger-verification \
-      ledger-erasure account-deletion change-password data-export avatar passkeys lending
+    E2E_SPECS=pair E2E_PAIR_DATABASE_URL=$PG_TEST_URL E2E_JSON_REPORT=$file npx --no-install playwright \
+      test -c e2e/playwright.config.ts --output e2e/test-results-pair --project chromium
     rc=$?
   else
     echo "error: PostgreSQL is not available; the e2e-pair suite cannot run" >&2

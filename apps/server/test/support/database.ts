@@ -4,7 +4,6 @@ import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { inject } from 'vitest'
 import { type Database, fromPglite, fromPostgres, pgliteOptions } from '../../src/db/client'
-import { migratePostgres } from '../../src/db/migrate'
 
 /** A migrated, empty database of its own for one test file: PGlite by default, PostgreSQL with DATABASE_URL. */
 export async function createTestDatabase(poolSize = 4): Promise<Database> {
@@ -16,11 +15,10 @@ export async function createTestDatabase(poolSize = 4): Promise<Database> {
   const name = `circles_test_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
-  await admin.query(`create database ${name}`)
+  await admin.query(`create database ${name} template ${inject('postgresTemplate')}`)
   await admin.end()
   const dbUrl = new URL(url)
   dbUrl.pathname = `/${name}`
-  await migratePostgres(dbUrl.toString())
   const database = fromPostgres(dbUrl.toString(), poolSize)
   return {
     ...database,

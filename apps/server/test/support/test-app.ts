@@ -150,7 +150,7 @@ export async function createTestApp({
     emailsTo: emailsFrom(database, handed),
     handed,
     async close() {
-      await app.close()
+      await closeApp(app)
       await database.close()
       await rm(dataDir, { recursive: true, force: true })
       watch.check()
@@ -207,10 +207,21 @@ export async function secondInstance(
     emailsTo: first.emailsTo,
     handed: first.handed,
     async close() {
-      await app.close()
+      await closeApp(app)
       await database.close()
       await rm(dataDir, { recursive: true, force: true })
       watch.check()
     },
   }
+}
+
+/**
+ * Closes a test's app. A test that listened leaves its client's keep-alive sockets behind, which
+ * Fastify's close would wait on until the idle timeout (60 s); the test is over, so they are cut, as
+ * the server's own shutdown cuts what remains after its bound (lib/shutdown.ts).
+ */
+async function closeApp(app: FastifyInstance) {
+  const closing = app.close()
+  app.server.closeAllConnections()
+  await closing
 }
