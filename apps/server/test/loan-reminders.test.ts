@@ -1,7 +1,8 @@
 import type { TActivity } from '@circles/shared'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { activities, loanReminders } from '../src/db/schema'
+import { formatDue, loanReminderEmail } from '../src/lib/mailer/loan-reminder-templates'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { insertLoan, setDueAt, setReturned, setTimeZone, testClock } from './support/loans'
 import { connectAs, listen, tokenOf } from './support/sockets'
@@ -25,6 +26,10 @@ const loanEntries = async (who: SignedIn, loanId: string) =>
   )
 const reminderMails = async (who: SignedIn) =>
   (await t.emailsTo(who.user.email)).filter((m) => m.kind.startsWith('loan-'))
+
+/** The app listens once per file; every socket test connects to the same address. */
+let listening: Promise<string> | undefined
+const address = () => (listening ??= listen(t))
 
 async function scanAt(at: string) {
   clock.set(at)
@@ -210,7 +215,7 @@ describe('loan reminders', () => {
 
   it('arrive live on the dashboard', async () => {
     const { ida, ben, circle } = await lending()
-    const url = await listen(t)
+    const url = await address()
     const socket = await connectAs(url, tokenOf(ben))
     try {
       const { loan } = await insertLoan(t, {
@@ -225,6 +230,77 @@ describe('loan reminders', () => {
     } finally {
       socket.close()
     }
+  })
+})
+
+describe('loan reminders written in batches (one JSON parameter per statement)', () => {
+  it('keep quotes, backslashes, markup and emoji exactly, and the live entry is the stored one', async () => {
+    const { ida, ben, circle } = await lending({ borrowerZone: 'Europe/Berlin' })
+    const itemName = 'Bohr "Max" \\ <b>&</b> 🛠️ ünd \u00e9'
+    const url = await address()
+    const socket = await connectAs(url, tokenOf(ben))
+    try {
+      const { loan, item } = await insertLoan(t, {
+        lender: ida,
+        borrower: ben,
+        circleId: circle.id,
+        dueAt: '2026-05-20T16:00:00Z',
+        itemName,
+      })
+      await scanAt('2026-05-19T06:00:00Z') // 08:00 CEST the day before
+      const live = await socket.next<TActivity>('new_activity', (a) => a.type === 'LOAN_DUE_SOON')
+      const [stored] = await loanEntries(ben, loan.id)
+      expect(live).toEqual(stored)
+      expect(stored).toMatchObject({ data: { item: { id: item.id, name: itemName } } })
+      expect(stored!.title).toContain(itemName)
+
+      const [mail] = await reminderMails(ben)
+      const unsubscribeUrl = /http:\/\/localhost:3000\/unsubscribe\?token=\S+/.exec(mail!.textBody)![0]
+      const expected = loanReminderEmail('en', {
+        kind: 'due-soon',
+        name: 'Ben Borrower',
+        itemName,
+        lenderName: 'Ida Lender',
+        borrowerName: 'Ben Borrower',
+        due: formatDue(new Date('2026-05-20T16:00:00Z'), 'en', 'Europe/Berlin'),
+        link: `http://localhost:3000/items/${item.id}`,
+        unsubscribeUrl,
+      })
+      expect(mail).toMatchObject({
+        kind: expected.kind,
+        subject: expected.subject,
+        textBody: expected.text,
+        htmlBody: expected.html,
+        replyTo: null,
+      })
+      expect(mail!.listUnsubscribe).toBe(unsubscribeUrl.replace('/unsubscribe?', '/api/users/unsubscribe?'))
+    } finally {
+      socket.close()
+    }
+  })
+
+  it('find a claim again for a due date stored with microseconds, so the next scan writes nothing', async () => {
+    const { ida, ben, circle } = await lending()
+    const { loan } = await insertLoan(t, {
+      lender: ida,
+      borrower: ben,
+      circleId: circle.id,
+      dueAt: '2026-06-10T17:00:00Z',
+    })
+    await t.database.db.execute(
+      sql`update loans set due_at = '2026-06-10T17:00:00.123456Z' where id = ${loan.id}`,
+    )
+    await scanAt('2026-06-09T08:00:00Z')
+    expect((await loanEntries(ben, loan.id)).map((a) => a.type)).toEqual(['LOAN_DUE_SOON'])
+    const [claimed] = await t.database.db
+      .select()
+      .from(loanReminders)
+      .where(eq(loanReminders.loanId, loan.id))
+    expect(claimed!.dueAt.toISOString()).toBe('2026-06-10T17:00:00.123Z')
+    const again = await scanAt('2026-06-09T09:00:00Z')
+    expect(again.loans).toBeGreaterThan(0)
+    expect(again.sent).toBe(0)
+    expect(await loanEntries(ben, loan.id)).toHaveLength(1)
   })
 })
 

@@ -22,20 +22,28 @@ export async function enqueueEmail(tx: Executor, { to, replyTo, email }: Outgoin
   })
 }
 
-/** Several emails in one statement (the loan reminder scan queues a batch in its transaction). */
+/**
+ * Several emails in one statement (the loan reminder scan queues a batch in its transaction). The batch
+ * travels as one JSON parameter read by json_to_recordset: a multi-row VALUES would bind seven
+ * parameters per email, and building those is most of the cost of a large batch (docs/decisions/0049).
+ */
 export async function enqueueEmails(tx: Executor, emails: OutgoingEmail[]) {
   if (emails.length === 0) return
-  await tx.insert(outbox).values(
-    emails.map(({ to, replyTo, email }) => ({
-      kind: email.kind,
-      toAddress: to,
-      replyTo: replyTo ?? null,
-      subject: email.subject,
-      textBody: email.text,
-      htmlBody: email.html,
-      listUnsubscribe: email.listUnsubscribe ?? null,
-    })),
-  )
+  const rows = emails.map(({ to, replyTo, email }) => ({
+    kind: email.kind,
+    to_address: to,
+    reply_to: replyTo ?? null,
+    subject: email.subject,
+    text_body: email.text,
+    html_body: email.html,
+    list_unsubscribe: email.listUnsubscribe ?? null,
+  }))
+  await tx.execute(sql`
+    insert into ${outbox} (kind, to_address, reply_to, subject, text_body, html_body, list_unsubscribe)
+    select kind, to_address, reply_to, subject, text_body, html_body, list_unsubscribe
+    from json_to_recordset(${JSON.stringify(rows)}::json) as t(
+      kind text, to_address text, reply_to text, subject text, text_body text, html_body text,
+      list_unsubscribe text)`)
 }
 
 export type OutboxRow = typeof outbox.$inferSelect

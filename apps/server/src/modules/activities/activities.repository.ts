@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { and, desc, eq, ne, or, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import { activities, circleMembers, handovers, items } from '../../db/schema'
@@ -8,6 +9,37 @@ export type NewActivity = typeof activities.$inferInsert
 export function insertActivities(tx: Executor, rows: NewActivity[]): Promise<ActivityRow[]> {
   if (rows.length === 0) return Promise.resolve([])
   return tx.insert(activities).values(rows).returning()
+}
+
+/**
+ * Many entries in one statement with one JSON parameter (the loan reminder scan writes thousands per
+ * scan; a multi-row VALUES would bind four parameters per entry). Ids are chosen here so each row is
+ * known without relying on the order RETURNING gives them back in.
+ */
+export async function insertActivitiesBatch(
+  tx: Executor,
+  rows: Pick<NewActivity, 'userId' | 'type' | 'title' | 'data'>[],
+): Promise<ActivityRow[]> {
+  if (rows.length === 0) return []
+  const withIds = rows.map((row) => ({ ...row, id: randomUUID() }))
+  const json = JSON.stringify(
+    withIds.map((row) => ({
+      id: row.id,
+      user_id: row.userId,
+      type: row.type,
+      title: row.title,
+      data: row.data,
+    })),
+  )
+  const result = (await tx.execute(sql`
+    insert into ${activities} (id, user_id, type, title, data)
+    select id, user_id, type, title, data
+    from json_to_recordset(${json}::json) as t(id uuid, user_id uuid, type text, title text, data jsonb)
+    returning id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`)) as unknown as {
+    rows: { id: string; created_at: string }[]
+  }
+  const createdAt = new Map(result.rows.map((row) => [row.id, new Date(row.created_at)]))
+  return withIds.map((row) => ({ ...row, createdAt: createdAt.get(row.id)! }) as ActivityRow)
 }
 
 /** One row for every member of the circle but `exceptUserId`, in one statement. */

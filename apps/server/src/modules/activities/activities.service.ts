@@ -215,7 +215,7 @@ export function createActivitiesService(ctx: AppContext) {
     tx: Executor,
     entries: { userId: string; type: LoanReminderType; data: TLoanReminderActivityData }[],
   ): Promise<Notice[]> {
-    const rows = await repo.insertActivities(
+    const rows = await repo.insertActivitiesBatch(
       tx,
       entries.map((e) => ({ ...e, title: loanReminderTitle(e.type, e.data) })),
     )

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, lte, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../db/client'
 import { items, loanReminders, loans, users } from '../../db/schema'
@@ -19,8 +19,8 @@ const person = <U extends typeof borrower | typeof lender>(u: U) => ({
 
 /**
  * One page of the reminder scan: ACTIVE loans due in [from, to], after the keyset `after`, in due
- * order, with their item's name and both parties (one indexed range over loans_active_due_idx, the
- * rest by primary key).
+ * order, with their item's name, both parties and the kinds of reminder already claimed for this due
+ * date (one indexed range over loans_active_due_idx, the rest by primary key).
  */
 export function dueLoansPage(
   db: Executor,
@@ -38,6 +38,11 @@ export function dueLoansPage(
       startedAt: loans.startedAt,
       borrower: person(borrower),
       lender: person(lender),
+      // The reminders of this due date some instance claimed already, read with the loan: the scan
+      // that finds everything claimed (every interval's) words, renders and writes nothing.
+      claimed: sql<string[] | string | null>`(
+        select json_agg(r.kind) from ${loanReminders} r
+        where r.loan_id = ${loans.id} and r.due_at = date_trunc('milliseconds', ${loans.dueAt}))`,
     })
     .from(loans)
     .innerJoin(items, eq(items.id, loans.itemId))
@@ -67,29 +72,34 @@ export interface Claim {
 
 const claimKey = (c: Claim) => `${c.loanId}|${c.kind}|${c.dueAt.getTime()}`
 
-/** Which of these reminders some instance claimed already (a plain read, before any transaction). */
-export async function alreadyClaimed(db: Executor, claims: Claim[]): Promise<Set<string>> {
-  if (claims.length === 0) return new Set()
-  const rows = await db
-    .select({ loanId: loanReminders.loanId, kind: loanReminders.kind, dueAt: loanReminders.dueAt })
-    .from(loanReminders)
-    .where(inArray(loanReminders.loanId, [...new Set(claims.map((c) => c.loanId))]))
-  return new Set(rows.map(claimKey))
+/** The kinds `dueLoansPage` read as claimed (a json array; drivers may hand it over parsed or as text). */
+export function claimedKinds(loan: DueLoan): Set<string> {
+  const value = typeof loan.claimed === 'string' ? (JSON.parse(loan.claimed) as string[]) : loan.claimed
+  return new Set(value ?? [])
 }
 
 /**
  * Claims the reminders in the caller's transaction; returns the keys this call won. A reminder
  * another instance claimed (committed, or still in its transaction: the insert waits for it) is
- * skipped, so each is sent once.
+ * skipped, so each is sent once. One statement with one JSON parameter for the whole batch.
  */
 export async function claim(tx: Executor, claims: Claim[], by: string, now: Date): Promise<Set<string>> {
   if (claims.length === 0) return new Set()
-  const rows = await tx
-    .insert(loanReminders)
-    .values(claims.map((c) => ({ ...c, claimedBy: by, claimedAt: now, sentAt: now, attempts: 1 })))
-    .onConflictDoNothing()
-    .returning({ loanId: loanReminders.loanId, kind: loanReminders.kind, dueAt: loanReminders.dueAt })
-  return new Set(rows.map(claimKey))
+  const json = JSON.stringify(
+    claims.map((c) => ({ loan_id: c.loanId, kind: c.kind, due_at: c.dueAt.toISOString() })),
+  )
+  const at = now.toISOString()
+  const result = (await tx.execute(sql`
+    insert into ${loanReminders} (loan_id, kind, due_at, claimed_by, claimed_at, sent_at, attempts)
+    select loan_id, kind, due_at, ${by}, ${at}::timestamptz, ${at}::timestamptz, 1
+    from json_to_recordset(${json}::json) as t(loan_id uuid, kind text, due_at timestamptz)
+    on conflict do nothing
+    returning loan_id, kind, (extract(epoch from due_at) * 1000)::float8 as due_ms`)) as unknown as {
+    rows: { loan_id: string; kind: string; due_ms: number | string }[]
+  }
+  return new Set(
+    result.rows.map((r) => claimKey({ loanId: r.loan_id, kind: r.kind, dueAt: new Date(Number(r.due_ms)) })),
+  )
 }
 
 export { claimKey }

@@ -16,7 +16,7 @@ import type { DueLoan } from './loan-reminders.repository'
 import { type DueReminder, borrowerReminder, lenderReminder, parseOffsets, scanWindow } from './schedule'
 
 /** Loans read (and reminders claimed) per page and transaction. */
-export const SCAN_BATCH = 500
+export const SCAN_BATCH = 1000
 /** Reminders prepared (worded, rendered) between two turns of the event loop: requests keep flowing. */
 const PREPARE_SLICE = 20
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -70,8 +70,9 @@ export function createLoanReminders(
   function candidatesOf(loan: DueLoan, now: Date): Candidate[] {
     const found: Candidate[] = []
     const times = { dueAt: loan.dueAt, startedAt: loan.startedAt }
+    const claimed = repo.claimedKinds(loan)
     const add = (to: DueLoan['borrower'], reminder: DueReminder | null) => {
-      if (!reminder || to.deletedAt) return
+      if (!reminder || to.deletedAt || claimed.has(reminder.kind)) return
       found.push({ loan, reminder, to, claim: { loanId: loan.id, kind: reminder.kind, dueAt: loan.dueAt } })
     }
     add(loan.borrower, borrowerReminder(times, now, offsets, loan.borrower.timeZone ?? 'UTC'))
@@ -111,12 +112,9 @@ export function createLoanReminders(
 
   /** Claims and sends one page's due reminders in one transaction. */
   async function sendBatch(candidates: Candidate[], now: Date): Promise<{ sent: number; emails: number }> {
-    const claimed = await repo.alreadyClaimed(
-      ctx.db,
-      candidates.map((c) => c.claim),
-    )
-    const open = candidates.filter((c) => !claimed.has(repo.claimKey(c.claim)))
-    if (open.length === 0) return { sent: 0, emails: 0 }
+    // Reminders claimed before the page was read are not candidates (the read brings the claims
+    // along); one claimed since then is skipped by the claim itself.
+    const open = candidates
     // Worded and rendered before the transaction, a slice at a time, so neither the event loop nor a
     // database connection is held for the CPU work.
     const prepared: { c: Candidate; data: TLoanReminderActivityData; email: OutgoingEmail | null }[] = []
