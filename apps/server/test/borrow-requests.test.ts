@@ -653,6 +653,21 @@ describe('asks close when people or the item go', () => {
     })
   }
 
+  it('the offered asker leaves while the owner clicks accept on their ask: both end, no deadlock', async () => {
+    const w = await world()
+    const b = await asked(w.ben, w.item.id)
+    const c = await asked(w.cleo, w.item.id)
+    expect((await answer(w.owner, b.id, { status: 'ACCEPTED' })).statusCode).toBe(200)
+    // The owner's answer locks the item, then the ask; the departure now does the same.
+    const [left, clicked] = await Promise.all([
+      departures.leaves(w),
+      answer(w.owner, b.id, { status: 'ACCEPTED' }),
+    ])
+    expect(left.statusCode, left.body).toBe(200)
+    expect(clicked.statusCode, clicked.body).toBe(409)
+    expect((await row(c.id)).status).toBe('OFFERED')
+  })
+
   it('the owner leaves while an ask is offered: nobody is offered it (the item is isolated with them)', async () => {
     const w = await world()
     const b = await asked(w.ben, w.item.id)

@@ -169,8 +169,11 @@ async function reminderEntries(userId: string): Promise<TActivity['type'][]> {
     )
   return rows.map((r) => r.type).sort()
 }
+/** The reminder emails queued for an address (not the loan-changed notices of the lending steps). */
 const reminderMails = async (email: string) =>
-  (await t.emailsTo(email)).filter((m) => m.kind.startsWith('loan-')).map((m) => m.kind)
+  (await t.emailsTo(email))
+    .map((m) => m.kind)
+    .filter((kind) => /^loan-(due-soon|due-today|overdue|overdue-lender)$/.test(kind))
 const emailOf = async (userId: string) =>
   (await t.database.db.select({ email: users.email }).from(users).where(eq(users.id, userId)))[0]!.email
 
