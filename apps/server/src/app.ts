@@ -99,7 +99,7 @@ export interface BuildAppOptions {
    * `offerNext`, until the loans module's returns call it).
    */
   exposeServices?: (services: { borrowRequests: BorrowRequestsService }) => void
-  /** "Now" for the loan reminders and the calendar feed (issue 26); tests pass a test clock. */
+  /** "Now" for the lending rules, the loan reminders and the calendar feed (issue 26); tests pass a test clock. */
   clock?: () => Date
 }
 
@@ -172,6 +172,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   })
   app.addHook('onClose', () => worker.stop())
 
+  const clock = opts.clock ?? (() => new Date())
   const ctx: AppContext = {
     config,
     database,
@@ -189,6 +190,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     events: createEventBus((error) => app.log.error({ err: error }, 'event listener failed')),
     log: app.log,
     metrics,
+    clock,
   }
   const accounts = createAccountsService(ctx)
   const store =
@@ -212,7 +214,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerReturnListener(loans, borrowRequests)
   const circles = createCirclesService(ctx, items, handovers, activities, loans, borrowRequests)
   opts.exposeServices?.({ borrowRequests })
-  const clock = opts.clock ?? (() => new Date())
   // Issue 26: every instance scans for due loan reminders, like the outbox worker sends the outbox.
   const loanReminders = createLoanReminders(ctx, { activities, notices, clock })
   app.decorate('loanReminders', loanReminders)

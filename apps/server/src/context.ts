@@ -32,4 +32,6 @@ export interface AppContext {
   log: FastifyBaseLogger
   /** Prometheus recorders (lib/metrics.ts); no-ops when metrics are off. */
   metrics: Metrics
+  /** "Now" for the lending rules (issue 26): `BuildAppOptions.clock`, a test clock in tests. */
+  clock: () => Date
 }

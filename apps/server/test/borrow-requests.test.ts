@@ -52,6 +52,8 @@ afterAll(() => t.close())
 const DAY = 86_400_000
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString()
 
+type World = Awaited<ReturnType<typeof world>>
+
 /** A circle: its admin, the owner of a drill, and three members who may ask for it. */
 async function world() {
   const admin = await signedIn(t, { name: 'Ada Admin' })
@@ -580,6 +582,107 @@ describe('asks close when people or the item go', () => {
     expect(removed.statusCode).toBe(200)
     expect((await row(c.id)).status).toBe('CLOSED')
     expect((await handoverRow(offered.handoverId)).status).toBe('CANCELLED')
+  })
+
+  // ADR 0048 (2026-11-26): the next in line is offered the item when the asker it was offered to goes,
+  // as on a return (before, the owner had to accept the next ask by hand).
+  const departures = {
+    leaves: (w: World) =>
+      t.app.inject({ method: 'POST', url: `/api/circles/${w.circle.id}/leave`, headers: w.ben.auth }),
+    'is removed': (w: World) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/circles/${w.circle.id}/users/${w.ben.user.id}`,
+        headers: w.admin.auth,
+      }),
+    'deletes their account': (w: World) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users/me/delete',
+        headers: w.ben.auth,
+        payload: { password: DEFAULT_PASSWORD },
+      }),
+  }
+  for (const [how, depart] of Object.entries(departures)) {
+    it(`the asker it was offered to after a return ${how}: the next in line is offered it`, async () => {
+      const w = await world()
+      // The drill is out with Dora (a real loan); Ben, then Cleo ask.
+      const lent = await pendingHandover(t, w.owner, w.dora, w.item.id, { kind: 'LOAN', dueAt: inDays(3) })
+      expect((await answerHandover(t, w.dora, lent.id, 'CONFIRMED')).statusCode).toBe(200)
+      const b = await asked(w.ben, w.item.id)
+      const c = await asked(w.cleo, w.item.id)
+      // Dora brings it back, the owner confirms: Ben is offered it.
+      const [loan] = await t.database.db.select().from(loans).where(eq(loans.itemId, w.item.id))
+      const back = await t.app.inject({
+        method: 'POST',
+        url: `/api/loans/${loan!.id}/return`,
+        headers: w.dora.auth,
+        payload: {},
+      })
+      expect(back.statusCode, back.body).toBe(200)
+      const returnId = back.json().loan.pendingReturn.handoverId as string
+      expect((await answerHandover(t, w.owner, returnId, 'CONFIRMED')).statusCode).toBe(200)
+      const offeredToBen = await row(b.id)
+      expect(offeredToBen.status).toBe('OFFERED')
+
+      const gone = await depart(w)
+      expect(gone.statusCode, gone.body).toBe(200)
+      expect((await row(b.id)).status).toBe('CLOSED')
+      expect((await handoverRow(offeredToBen.handoverId!)).status).toBe('CANCELLED')
+      // Cleo is offered it, as on a return: a LOAN request from the owner, the owner's feed and email.
+      const next = await row(c.id)
+      expect(next.status).toBe('OFFERED')
+      expect(await handoverRow(next.handoverId!)).toMatchObject({
+        kind: 'LOAN',
+        senderId: w.owner.user.id,
+        receiverId: w.cleo.user.id,
+        status: 'PENDING',
+      })
+      expect(await feedTypes(w.owner)).toContain(
+        'BORROW_OFFERED: Cordless drill was offered to Cleo Second, next in line',
+      )
+      const [mail] = await t.emailsTo(w.owner.user.email)
+      expect(mail?.subject).toBe('Cordless drill was offered to Cleo Second, next in line')
+      expect((await feedTypes(w.cleo))[0]).toMatch(/^PENDING_HANDOVER: /)
+      expect((await queue(w.cleo, w.item.id)).map((r) => [r.id, r.status, r.position])).toEqual([
+        [c.id, 'OFFERED', 1],
+      ])
+      // Cleo takes it: the loan starts.
+      expect((await answerHandover(t, w.cleo, next.handoverId!, 'CONFIRMED')).statusCode).toBe(200)
+      expect((await row(c.id)).status).toBe('BORROWED')
+    })
+  }
+
+  it('the offered asker leaves while the owner clicks accept on their ask: both end, no deadlock', async () => {
+    const w = await world()
+    const b = await asked(w.ben, w.item.id)
+    const c = await asked(w.cleo, w.item.id)
+    expect((await answer(w.owner, b.id, { status: 'ACCEPTED' })).statusCode).toBe(200)
+    // The owner's answer locks the item, then the ask; the departure now does the same.
+    const [left, clicked] = await Promise.all([
+      departures.leaves(w),
+      answer(w.owner, b.id, { status: 'ACCEPTED' }),
+    ])
+    expect(left.statusCode, left.body).toBe(200)
+    expect(clicked.statusCode, clicked.body).toBe(409)
+    expect((await row(c.id)).status).toBe('OFFERED')
+  })
+
+  it('the owner leaves while an ask is offered: nobody is offered it (the item is isolated with them)', async () => {
+    const w = await world()
+    const b = await asked(w.ben, w.item.id)
+    const c = await asked(w.cleo, w.item.id)
+    const offered = (await answer(w.owner, b.id, { status: 'ACCEPTED' })).json().borrowRequest
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `/api/circles/${w.circle.id}/leave`,
+      headers: w.owner.auth,
+    })
+    expect(left.statusCode).toBe(200)
+    expect([(await row(b.id)).status, (await row(c.id)).status]).toEqual(['CLOSED', 'CLOSED'])
+    expect((await handoverRow(offered.handoverId)).status).toBe('CANCELLED')
+    const made = await t.database.db.select().from(handovers).where(eq(handovers.itemId, w.item.id))
+    expect(made).toHaveLength(1)
   })
 
   it('the item handed over for good: its open asks close', async () => {

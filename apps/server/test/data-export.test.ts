@@ -20,6 +20,7 @@ import { softwarePasskey } from './support/authenticator'
 import { DEFAULT_PASSWORD } from './support/factories'
 import { answerHandover, createItem, handOver, pendingHandover } from './support/handovers'
 import { multipart, pictureBytes } from './support/images'
+import { insertLoan } from './support/loans'
 import { type TestApp, createTestApp } from './support/test-app'
 
 /**
@@ -118,6 +119,9 @@ describe('GET /api/users/me/export', () => {
       handoverRequests: true,
       handoverAnswers: true,
       invitations: true,
+      loanReminders: true,
+      borrowRequests: true,
+      loanChanges: true,
     })
     expect(data.memberships).toEqual([
       expect.objectContaining({
@@ -274,7 +278,16 @@ describe('GET /api/users/me/export', () => {
     const dave = await signedIn(t, { name: 'Dave Export' })
     const { data, text } = await exportOf(dave)
     expect(data.profile.id).toBe(dave.user.id)
-    expect(data).toMatchObject({ memberships: [], items: [], handovers: [], activities: [], passkeys: [] })
+    expect(data).toMatchObject({
+      memberships: [],
+      items: [],
+      handovers: [],
+      activities: [],
+      passkeys: [],
+      loans: [],
+      borrowRequests: [],
+      calendarFeed: null,
+    })
     expect(data.ledger.circles).toEqual([])
     for (const other of [alice, bob, carol]) {
       expect(text).not.toContain(other.user.email)
@@ -376,3 +389,131 @@ describe('GET /api/users/me/export', () => {
     await exportOf(frank)
   })
 })
+
+describe('lending in the export (issue 26)', () => {
+  const DAY = 86_400_000
+  const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString()
+  const call = (who: SignedIn, method: 'POST' | 'PUT', url: string, payload: object = {}) =>
+    t.app.inject({ method, url, headers: who.auth, payload })
+
+  it('holds the loans lent or borrowed, their wishes and reminders, the own asks and the calendar feed; nothing of others', async () => {
+    const erin = await signedIn(t, { name: 'Erin Lender' })
+    const fred = await signedIn(t, { name: 'Fred Borrower' })
+    const gina = await signedIn(t, { name: 'Gina Other' })
+    const circle = await createCircle(t, erin, { name: 'Lending street' })
+    await addMember(t, erin, circle.id, fred)
+    await addMember(t, erin, circle.id, gina)
+
+    // Erin lends Fred her saw; Fred wishes for a later date, with a message.
+    const saw = await createItem(t, erin, circle.id, 'Saw')
+    const dueAt = inDays(7)
+    const lent = await pendingHandover(t, erin, fred, saw.id, { kind: 'LOAN', dueAt })
+    const confirmed = await answerHandover(t, fred, lent.id, 'CONFIRMED')
+    const sawLoanId = confirmed.json().handover.loanId as string
+    const wish = await call(fred, 'POST', `/api/loans/${sawLoanId}/extensions`, {
+      dueAt: inDays(10),
+      message: 'fred-wish-7731',
+    })
+    expect(wish.statusCode, wish.body).toBe(201)
+    // Gina waits for the saw; Fred asks for Erin's ladder and is declined with a reason.
+    const ginaAsk = await call(gina, 'POST', `/api/items/${saw.id}/borrow-requests`, {
+      wishedUntil: inDays(20),
+      message: 'gina-ask-5512',
+    })
+    expect(ginaAsk.statusCode).toBe(201)
+    const ladder = await createItem(t, erin, circle.id, 'Ladder')
+    const fredAsk = await call(fred, 'POST', `/api/items/${ladder.id}/borrow-requests`, {
+      wishedUntil: inDays(5),
+      message: 'fred-ask-9904',
+    })
+    expect(fredAsk.statusCode).toBe(201)
+    const askId = fredAsk.json().borrowRequest.id as string
+    await call(erin, 'PUT', `/api/borrow-requests/${askId}`, {
+      status: 'DECLINED',
+      reason: 'erin-reason-3310',
+    })
+
+    // An older loan of Fred's, overdue, and one between Erin and Gina: the scan sends their reminders.
+    const old = await insertLoan(t, {
+      lender: erin,
+      borrower: fred,
+      circleId: circle.id,
+      dueAt: new Date(Date.now() - 2 * DAY),
+      itemName: 'Wheelbarrow',
+    })
+    const others = await insertLoan(t, {
+      lender: erin,
+      borrower: gina,
+      circleId: circle.id,
+      dueAt: new Date(Date.now() - 2 * DAY),
+      itemName: 'Gina tent 6620',
+    })
+    await t.app.loanReminders.scan()
+    // Fred's calendar feed.
+    const feedUrl = (await call(fred, 'POST', '/api/users/me/calendar')).json().url as string
+    const feedToken = feedUrl.split('/').pop()!.replace('.ics', '')
+
+    const fredExport = await exportOf(fred)
+    const f = fredExport.data
+    expect(f.loans).toEqual([
+      expect.objectContaining({
+        id: old.loan.id,
+        yourRole: 'BORROWER',
+        item: { id: old.item.id, name: 'Wheelbarrow' },
+        lender: { id: erin.user.id, name: 'Erin Lender' },
+        borrower: { id: fred.user.id, name: 'Fred Borrower' },
+        status: 'ACTIVE',
+        extensions: [],
+        reminders: [expect.objectContaining({ kind: 'OVERDUE_1' })],
+      }),
+      expect.objectContaining({
+        id: sawLoanId,
+        yourRole: 'BORROWER',
+        item: { id: saw.id, name: 'Saw' },
+        circle: { id: circle.id, name: 'Lending street' },
+        status: 'ACTIVE',
+        dueAt: new Date(dueAt).toISOString(),
+        returnedAt: null,
+        recalledAt: null,
+        extensions: [
+          expect.objectContaining({ dueAt: inDaysIso(wish), message: 'fred-wish-7731', status: 'PENDING' }),
+        ],
+        reminders: [],
+      }),
+    ])
+    expect(f.borrowRequests).toEqual([
+      expect.objectContaining({
+        id: askId,
+        item: { id: ladder.id, name: 'Ladder' },
+        owner: { id: erin.user.id, name: 'Erin Lender' },
+        message: 'fred-ask-9904',
+        status: 'DECLINED',
+        declineReason: 'erin-reason-3310',
+      }),
+    ])
+    expect(f.calendarFeed).toEqual({ createdAt: expect.any(String) })
+    expect(fredExport.text).not.toContain(feedToken)
+    expect(fredExport.text).not.toContain('gina-ask-5512')
+    // (The tent itself is in Fred's feed: NEW_ITEM, as every item of his circles.)
+    expect(fredExport.text).not.toContain(others.loan.id)
+    expect(strFromU8(fredExport.files['README.txt']!)).toMatch(
+      /loans:.*\n.*\n.*borrowRequests:.*\n.*calendarFeed:/,
+    )
+
+    // Erin: the loans she lent (the lender's overdue notice only), none of the asks made to her.
+    const e = (await exportOf(erin)).data
+    expect(e.loans.map((l) => [l.item.name, l.yourRole, l.reminders.map((r) => r.kind)])).toEqual([
+      ['Wheelbarrow', 'LENDER', ['LENDER_OVERDUE']],
+      ['Gina tent 6620', 'LENDER', ['LENDER_OVERDUE']],
+      ['Saw', 'LENDER', []],
+    ])
+    expect(e.loans[2]!.extensions[0]!.message).toBe('fred-wish-7731')
+    expect(e.borrowRequests).toEqual([])
+    expect(e.calendarFeed).toBeNull()
+  })
+})
+
+/** The date a wish was made for, as the API answered it. */
+function inDaysIso(res: { json(): { extension: { dueAt: string } } }) {
+  return res.json().extension.dueAt
+}

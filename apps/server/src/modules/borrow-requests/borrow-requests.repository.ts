@@ -119,26 +119,44 @@ export async function setStatus(
  * Closes the open asks in the circle that `userId` made or that are of items `userId` holds (they left
  * or were removed). Returns them as they were, OFFERED ones with their handover.
  */
-export function closeInvolving(tx: Executor, circleId: string, userId: string): Promise<BorrowRequestRow[]> {
-  const heldByUser = sql`${borrowRequests.itemId} in (select i.id from items i where i.circle_id = ${circleId} and i.owner_id = ${userId})`
+export function closeInvolving(
+  tx: Executor,
+  circleId: string,
+  userId: string,
+  at: Date,
+): Promise<BorrowRequestRow[]> {
   return tx
     .update(borrowRequests)
-    .set({ status: 'CLOSED', answeredAt: new Date() })
-    .where(
-      and(
-        eq(borrowRequests.circleId, circleId),
-        inArray(borrowRequests.status, OPEN),
-        or(eq(borrowRequests.askerId, userId), heldByUser),
-      ),
-    )
+    .set({ status: 'CLOSED', answeredAt: at })
+    .where(and(involving(circleId, userId), inArray(borrowRequests.status, OPEN)))
     .returning()
 }
 
+/** The asks in the circle that `userId` made or that are of items `userId` holds. */
+function involving(circleId: string, userId: string) {
+  const heldByUser = sql`${borrowRequests.itemId} in (select i.id from items i where i.circle_id = ${circleId} and i.owner_id = ${userId})`
+  return and(eq(borrowRequests.circleId, circleId), or(eq(borrowRequests.askerId, userId), heldByUser))
+}
+
+/**
+ * The items of the OFFERED asks `closeInvolving` would close, locked in id order (a departure locks
+ * them before it closes their asks: item, then ask, the order of an answer or a withdrawal).
+ */
+export async function lockOfferedItemsInvolving(tx: Executor, circleId: string, userId: string) {
+  const offered = await tx
+    .selectDistinct({ itemId: borrowRequests.itemId })
+    .from(borrowRequests)
+    .where(and(involving(circleId, userId), eq(borrowRequests.status, 'OFFERED')))
+    .orderBy(asc(borrowRequests.itemId))
+  for (const { itemId } of offered) await lockItem(tx, itemId)
+  return offered.map((row) => row.itemId)
+}
+
 /** Closes every open ask of an item (it went to someone else for good). */
-export function closeForItem(tx: Executor, itemId: string): Promise<BorrowRequestRow[]> {
+export function closeForItem(tx: Executor, itemId: string, at: Date): Promise<BorrowRequestRow[]> {
   return tx
     .update(borrowRequests)
-    .set({ status: 'CLOSED', answeredAt: new Date() })
+    .set({ status: 'CLOSED', answeredAt: at })
     .where(and(eq(borrowRequests.itemId, itemId), inArray(borrowRequests.status, OPEN)))
     .returning()
 }
@@ -205,10 +223,15 @@ export async function hasOpenAsk(db: Executor, itemId: string, askerId: string):
 }
 
 /** The asker's open ask of the item becomes BORROWED (the owner lent it to them directly). */
-export function markBorrowed(tx: Executor, itemId: string, askerId: string): Promise<BorrowRequestRow[]> {
+export function markBorrowed(
+  tx: Executor,
+  itemId: string,
+  askerId: string,
+  at: Date,
+): Promise<BorrowRequestRow[]> {
   return tx
     .update(borrowRequests)
-    .set({ status: 'BORROWED', answeredAt: new Date() })
+    .set({ status: 'BORROWED', answeredAt: at })
     .where(
       and(
         eq(borrowRequests.itemId, itemId),

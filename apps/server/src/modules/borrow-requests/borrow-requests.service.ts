@@ -87,7 +87,8 @@ export function createBorrowRequestsService(
   notices: Pick<NoticesService, 'queue'>,
 ) {
   const itemUrl = (itemId: string) => `${ctx.config.publicUrl}/items/${itemId}`
-  const now = () => new Date()
+  /** The app's clock (`BuildAppOptions.clock`): tests move it. */
+  const now = () => ctx.clock()
 
   /** After commit: the asker's and owner's pages refresh, the circle's item views too (queue length). */
   function announce(request: BorrowRequestRow, ownerId: string) {
@@ -394,14 +395,14 @@ export function createBorrowRequestsService(
       if (status !== 'CONFIRMED') return
       if (handover.kind === 'LOAN') {
         // Lent straight from the handover form to someone who had asked: their ask is served.
-        const served = await repo.markBorrowed(tx, handover.itemId, handover.receiverId)
+        const served = await repo.markBorrowed(tx, handover.itemId, handover.receiverId, now())
         if (served.length === 0) return
         return () => {
           for (const r of served) announce(r, handover.senderId)
         }
       }
       if (handover.kind !== 'TRANSFER') return
-      const closed = await repo.closeForItem(tx, handover.itemId)
+      const closed = await repo.closeForItem(tx, handover.itemId, now())
       if (closed.length === 0) return
       return () => {
         for (const r of closed) announce(r, handover.senderId)
@@ -431,7 +432,9 @@ export function createBorrowRequestsService(
    * open asks the member made in the circle, and those of the items they hold there, are CLOSED.
    */
   async function closeInvolving(tx: Executor, circleId: string, userId: string) {
-    const closed = await repo.closeInvolving(tx, circleId, userId)
+    // The items offered to (or by) the leaver first: `offerFreed` offers them to the next in line.
+    await repo.lockOfferedItemsInvolving(tx, circleId, userId)
+    const closed = await repo.closeInvolving(tx, circleId, userId, now())
     const owners = new Map<string, string>()
     for (const request of closed) {
       if (!owners.has(request.itemId)) {
@@ -439,6 +442,31 @@ export function createBorrowRequestsService(
       }
     }
     return closed.map((request) => ({ request, ownerId: owners.get(request.itemId)! }))
+  }
+
+  /**
+   * For the circles module, at the end of its departure transaction (after the recalls and the items'
+   * release, so the ledger head is taken before any item as a confirmation takes them): each item whose
+   * OFFERED ask `closeInvolving` closed is offered to the next in line, as on a return (`offerNext`; it
+   * does nothing when the owner is the one who left). Its items were locked by `closeInvolving`.
+   * Returns what to announce after the commit.
+   */
+  async function offerFreed(tx: Executor, closed: { request: BorrowRequestRow; ownerId: string }[]) {
+    const freed = new Map<string, { itemId: string; circleId: string; lenderId: string }>()
+    for (const { request, ownerId } of closed) {
+      // An OFFERED ask is the only open one with a handover (its LOAN request, cancelled by the departure).
+      if (request.handoverId && !freed.has(request.itemId)) {
+        freed.set(request.itemId, { itemId: request.itemId, circleId: request.circleId, lenderId: ownerId })
+      }
+    }
+    const after: (() => void)[] = []
+    for (const at of freed.values()) {
+      const next = await offerNext(tx, at)
+      if (next) after.push(next)
+    }
+    return () => {
+      for (const announceOffer of after) announceOffer()
+    }
   }
 
   /** After the departure commits: the asker's and owner's pages, the items' queue lengths. */
@@ -462,6 +490,7 @@ export function createBorrowRequestsService(
     withdraw,
     offerNext,
     closeInvolving,
+    offerFreed,
     announceClosed,
     returnListener,
   }

@@ -32,7 +32,10 @@ export interface CircleItems {
 export type CircleHandovers = Pick<HandoversService, 'withdrawInvolving' | 'announceWithdrawn'>
 
 /** What the circles module needs of the asks to borrow (issue 26): a departure closes the open ones. */
-export type CircleBorrowRequests = Pick<BorrowRequestsService, 'closeInvolving' | 'announceClosed'>
+export type CircleBorrowRequests = Pick<
+  BorrowRequestsService,
+  'closeInvolving' | 'offerFreed' | 'announceClosed'
+>
 
 export function createCirclesService(
   ctx: AppContext,
@@ -109,7 +112,9 @@ export function createCirclesService(
     // Issue 26: loans they borrowed or lent here are recalled (docs/decisions/0047).
     const recalled = await loans.recallInvolving(tx, circleId, userId, adminId, reason)
     const { moved, notices } = await items.releaseHeldBy(tx, circleId, userId, adminId, reason)
-    return { withdrawn, closed, moved, notices, recalled }
+    // An item that was offered to the leaver goes to the next in line, as on a return (ADR 0048).
+    const offered = (await borrowRequests?.offerFreed(tx, closed)) ?? (() => {})
+    return { withdrawn, closed, moved, notices, recalled, offered }
   }
 
   /** After the departure commits: the member's sockets leave the room, everyone's views refresh. */
@@ -122,6 +127,7 @@ export function createCirclesService(
     ctx.events.publish('circle.updated', { circleId })
     handovers.announceWithdrawn(released.withdrawn)
     borrowRequests?.announceClosed(released.closed)
+    released.offered()
     released.recalled()
     for (const item of released.moved) ctx.events.publish('item.updated', { circleId, itemId: item.id })
     activities.publish(released.notices)

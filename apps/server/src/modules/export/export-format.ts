@@ -29,8 +29,18 @@ export interface DataExport {
     updatedAt: string
     /** 'avatar.webp' in the archive when the person has a profile picture. */
     avatar: string | null
+    /** The IANA time zone the browser reported (issue 26), or null. */
+    timeZone: string | null
   }
-  noticePreferences: { handoverRequests: boolean; handoverAnswers: boolean; invitations: boolean }
+  noticePreferences: {
+    handoverRequests: boolean
+    handoverAnswers: boolean
+    invitations: boolean
+    /** Issue 26: loan reminders, asks to borrow, loan changes. */
+    loanReminders: boolean
+    borrowRequests: boolean
+    loanChanges: boolean
+  }
   /** Passkeys without their keys or credential ids. */
   passkeys: {
     name: string
@@ -108,6 +118,52 @@ export interface DataExport {
       }[]
     }[]
   }
+  /**
+   * Issue 26: every loan the person lent or borrowed, with the wishes for a later date and the
+   * reminders sent to them about it (the borrower's, or the lender's overdue notice).
+   */
+  loans: {
+    id: string
+    yourRole: 'LENDER' | 'BORROWER'
+    item: Named
+    circle: Named
+    lender: Named
+    borrower: Named
+    status: 'ACTIVE' | 'RETURNED'
+    dueAt: string
+    startedAt: string
+    returnedAt: string | null
+    /** Set when a party left or was removed from the circle: the item is to go back to its lender. */
+    recalledAt: string | null
+    recallReason: 'LEFT' | 'REMOVED' | null
+    extensions: {
+      id: string
+      dueAt: string
+      /** The borrower's message to the lender (null once erased). */
+      message: string | null
+      status: 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'CANCELLED'
+      createdAt: string
+      answeredAt: string | null
+    }[]
+    /** `BEFORE_<offset>`, `OVERDUE_<n>` (to the borrower) or `LENDER_OVERDUE` (to the lender). */
+    reminders: { kind: string; dueAt: string; sentAt: string | null }[]
+  }[]
+  /** Issue 26: the person's own asks to borrow, with the item's owner and the owner's answer. */
+  borrowRequests: {
+    id: string
+    item: Named
+    circle: Named
+    owner: Named
+    wishedFrom: string | null
+    wishedUntil: string
+    message: string | null
+    status: 'WAITING' | 'OFFERED' | 'BORROWED' | 'DECLINED' | 'WITHDRAWN' | 'CLOSED'
+    declineReason: string | null
+    createdAt: string
+    answeredAt: string | null
+  }[]
+  /** Issue 26: whether the person has a calendar feed URL, since when (the URL is a secret: not here). */
+  calendarFeed: { createdAt: string } | null
   /** The person's activity feed, oldest first. */
   activities: { id: string; type: TActivityType; title: string; data: unknown; createdAt: string }[]
 }
@@ -132,6 +188,10 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                       hashed bytes ("leaf", base64), its content and its audit path to the
                       circle's signed checkpoint, so anyone can check them with the keys in
                       "ledger.keys" (npx circles-ledger verify-data circles-data.json)
+                    - loans: the loans you lent or borrowed, with the wishes for a later
+                      date and the reminders sent to you about them
+                    - borrowRequests: your asks to borrow, with the owner's answer
+                    - calendarFeed: since when you have a calendar feed (not its secret URL)
                     - activities: your activity feed
 pictures/           The pictures of your items; each item's "picture" names its file.
 avatar.webp         Your profile picture, if you have one.
@@ -160,6 +220,10 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                       gehashten Bytes ("leaf", Base64), Inhalt und Prüfpfad zum signierten
                       Checkpoint des Kreises, prüfbar mit den Schlüsseln in "ledger.keys"
                       (npx circles-ledger verify-data circles-data.json)
+                    - loans: die Ausleihen, bei denen du verliehen oder geliehen hast, mit den
+                      Wünschen nach einem späteren Datum und den Erinnerungen an dich
+                    - borrowRequests: deine Anfragen zum Ausleihen, mit der Antwort des Besitzers
+                    - calendarFeed: seit wann du einen Kalender-Feed hast (nicht seine geheime URL)
                     - activities: dein Aktivitätsverlauf
 pictures/           Die Bilder deiner Gegenstände; "picture" nennt die Datei des Gegenstands.
 avatar.webp         Dein Profilbild, wenn du eines hast.

@@ -1,15 +1,20 @@
-import { and, asc, eq, lt, or } from 'drizzle-orm'
+import { and, asc, eq, inArray, lt, ne, or } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Executor } from '../../db/client'
 import {
   activities,
   blocks,
+  borrowRequests,
+  calendarFeeds,
   circleDepartures,
   circleMembers,
   circles,
   handovers,
   items,
   ledgerHeads,
+  loanExtensions,
+  loanReminders,
+  loans,
   users,
   webauthnCredentials,
 } from '../../db/schema'
@@ -143,4 +148,91 @@ export function blocksAbout(db: Executor, userId: string, circleId: string, size
       ),
     )
     .orderBy(asc(blocks.height))
+}
+
+const lender = alias(users, 'lender')
+const borrower = alias(users, 'borrower')
+
+/** Every loan the person lent or borrowed (issue 26); never one between two others. */
+export function loansOf(db: Executor, userId: string) {
+  return db
+    .select({
+      loan: loans,
+      itemName: items.name,
+      circleName: circles.name,
+      lenderName: lender.name,
+      borrowerName: borrower.name,
+    })
+    .from(loans)
+    .innerJoin(items, eq(items.id, loans.itemId))
+    .innerJoin(circles, eq(circles.id, loans.circleId))
+    .innerJoin(lender, eq(lender.id, loans.lenderId))
+    .innerJoin(borrower, eq(borrower.id, loans.borrowerId))
+    .where(or(eq(loans.lenderId, userId), eq(loans.borrowerId, userId)))
+    .orderBy(asc(loans.startedAt), asc(loans.id))
+}
+
+/** The wishes for a later date of these loans (the person's own loans: `loansOf`). */
+export function extensionsOf(db: Executor, loanIds: string[]) {
+  if (loanIds.length === 0) return Promise.resolve([])
+  return db
+    .select()
+    .from(loanExtensions)
+    .where(inArray(loanExtensions.loanId, loanIds))
+    .orderBy(asc(loanExtensions.createdAt), asc(loanExtensions.id))
+}
+
+/** The one reminder kind that goes to the lender (modules/loan-reminders/schedule.ts). */
+const LENDER_REMINDER = 'LENDER_OVERDUE'
+
+/**
+ * The reminders sent to the person about these loans: the borrower's (due soon, today, overdue) of the
+ * loans they borrowed, the lender's overdue notice of the loans they lent.
+ */
+export function remindersOf(db: Executor, userId: string) {
+  return db
+    .select({
+      loanId: loanReminders.loanId,
+      kind: loanReminders.kind,
+      dueAt: loanReminders.dueAt,
+      sentAt: loanReminders.sentAt,
+    })
+    .from(loanReminders)
+    .innerJoin(loans, eq(loans.id, loanReminders.loanId))
+    .where(
+      or(
+        and(eq(loans.borrowerId, userId), ne(loanReminders.kind, LENDER_REMINDER)),
+        and(eq(loans.lenderId, userId), eq(loanReminders.kind, LENDER_REMINDER)),
+      ),
+    )
+    .orderBy(asc(loanReminders.claimedAt), asc(loanReminders.kind))
+}
+
+const itemOwner = alias(users, 'item_owner')
+
+/** The person's own asks to borrow (as the asker), with the item's owner. */
+export function borrowRequestsOf(db: Executor, userId: string) {
+  return db
+    .select({
+      request: borrowRequests,
+      itemName: items.name,
+      circleName: circles.name,
+      ownerId: items.ownerId,
+      ownerName: itemOwner.name,
+    })
+    .from(borrowRequests)
+    .innerJoin(items, eq(items.id, borrowRequests.itemId))
+    .innerJoin(circles, eq(circles.id, borrowRequests.circleId))
+    .innerJoin(itemOwner, eq(itemOwner.id, items.ownerId))
+    .where(eq(borrowRequests.askerId, userId))
+    .orderBy(asc(borrowRequests.createdAt), asc(borrowRequests.id))
+}
+
+/** Whether the person has a calendar feed, and since when (never its token hash). */
+export async function calendarFeedOf(db: Executor, userId: string) {
+  const [row] = await db
+    .select({ createdAt: calendarFeeds.createdAt })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.userId, userId))
+  return row
 }

@@ -46,6 +46,14 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
         const handoverRows = await repo.handoversOf(tx, actor.id)
         const activityRows = await repo.activitiesOf(tx, actor.id)
         const heads = await repo.headsWithBlocksAbout(tx, actor.id)
+        const loanRows = await repo.loansOf(tx, actor.id)
+        const extensionRows = await repo.extensionsOf(
+          tx,
+          loanRows.map((row) => row.loan.id),
+        )
+        const reminderRows = await repo.remindersOf(tx, actor.id)
+        const askRows = await repo.borrowRequestsOf(tx, actor.id)
+        const calendarFeed = await repo.calendarFeedOf(tx, actor.id)
 
         // Files of the archive: stored name and path in the ZIP.
         const pictures: { stored: string; path: string }[] = []
@@ -118,11 +126,15 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             createdAt: user.createdAt.toISOString(),
             updatedAt: user.updatedAt.toISOString(),
             avatar: avatar ? AVATAR : null,
+            timeZone: user.timeZone,
           },
           noticePreferences: {
             handoverRequests: user.notifyHandoverRequests,
             handoverAnswers: user.notifyHandoverAnswers,
             invitations: user.notifyInvitations,
+            loanReminders: user.notifyLoanReminders,
+            borrowRequests: user.notifyBorrowRequests,
+            loanChanges: user.notifyLoanChanges,
           },
           passkeys: passkeys.map((p) => ({
             name: p.name,
@@ -161,6 +173,47 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             answeredAt: iso(h.answeredAt),
           })),
           ledger: { keys: signer.verifierKeys, circles: ledgerCircles },
+          loans: loanRows.map(({ loan, ...names }) => ({
+            id: loan.id,
+            yourRole: loan.lenderId === actor.id ? 'LENDER' : 'BORROWER',
+            item: { id: loan.itemId, name: names.itemName },
+            circle: { id: loan.circleId, name: names.circleName },
+            lender: { id: loan.lenderId, name: names.lenderName },
+            borrower: { id: loan.borrowerId, name: names.borrowerName },
+            status: loan.status,
+            dueAt: loan.dueAt.toISOString(),
+            startedAt: loan.startedAt.toISOString(),
+            returnedAt: iso(loan.returnedAt),
+            recalledAt: iso(loan.recalledAt),
+            recallReason: loan.recallReason,
+            extensions: extensionRows
+              .filter((e) => e.loanId === loan.id)
+              .map((e) => ({
+                id: e.id,
+                dueAt: e.dueAt.toISOString(),
+                message: e.message,
+                status: e.status,
+                createdAt: e.createdAt.toISOString(),
+                answeredAt: iso(e.answeredAt),
+              })),
+            reminders: reminderRows
+              .filter((r) => r.loanId === loan.id)
+              .map((r) => ({ kind: r.kind, dueAt: r.dueAt.toISOString(), sentAt: iso(r.sentAt) })),
+          })),
+          borrowRequests: askRows.map(({ request: r, ...names }) => ({
+            id: r.id,
+            item: { id: r.itemId, name: names.itemName },
+            circle: { id: r.circleId, name: names.circleName },
+            owner: { id: names.ownerId, name: names.ownerName },
+            wishedFrom: iso(r.wishedFrom),
+            wishedUntil: r.wishedUntil.toISOString(),
+            message: r.message,
+            status: r.status,
+            declineReason: r.declineReason,
+            createdAt: r.createdAt.toISOString(),
+            answeredAt: iso(r.answeredAt),
+          })),
+          calendarFeed: calendarFeed ? { createdAt: calendarFeed.createdAt.toISOString() } : null,
           activities: activityRows.map((a) => ({
             id: a.id,
             type: a.type,

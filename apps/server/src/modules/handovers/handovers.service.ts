@@ -256,7 +256,7 @@ export function createHandoversService(
       // Only the owner with complete ownership lends, until a date in the future (docs/decisions/0047).
       if (item.ownership !== 'COMPLETE') throw new AppError('FORBIDDEN', MESSAGES.loanNeedsCompleteOwnership)
       if (!input.dueAt) throw new AppError('VALIDATION_ERROR', MESSAGES.loanDueAtRequired)
-      if (new Date(input.dueAt).getTime() <= Date.now()) {
+      if (new Date(input.dueAt).getTime() <= ctx.clock().getTime()) {
         throw new AppError('VALIDATION_ERROR', MESSAGES.loanDueAtPast)
       }
     } else if (input.completeOwnership && item.ownership !== 'COMPLETE') {

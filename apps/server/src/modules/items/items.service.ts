@@ -38,13 +38,14 @@ function lendingOf(row: ItemViewRow, now: Date): TItem['lending'] {
 }
 
 /** Why an item that is out cannot be changed: its loan, for the page to say "On loan to Ben until …". */
-export function onLoanError(row: ItemViewRow): AppError {
+export function onLoanError(row: ItemViewRow, now: Date): AppError {
   return new AppError('CONFLICT', MESSAGES.itemOnLoan, {
-    loan: lendingOf(row, new Date()).loan,
+    loan: lendingOf(row, now).loan,
   })
 }
 
-function toItem(row: ItemViewRow): TItem {
+/** The item as the API shows it; `now` (the app's clock) says whether its loan is overdue. */
+function itemView(row: ItemViewRow, now: Date): TItem {
   const { item } = row
   return {
     id: item.id,
@@ -62,7 +63,7 @@ function toItem(row: ItemViewRow): TItem {
     hasPendingHandovers: row.hasPendingHandover,
     locked: row.locked,
     // Issue 26: the ACTIVE loan from the loans table (joined in the item queries); the queue by h-borrow.
-    lending: lendingOf(row, new Date()),
+    lending: lendingOf(row, now),
   }
 }
 
@@ -72,6 +73,7 @@ export function createItemsService(
   ledger: LedgerService,
   activities: ActivitiesService,
 ) {
+  const toItem = (row: ItemViewRow) => itemView(row, ctx.clock())
   /**
    * The access check of every item call: members of the circle see its items, the holder always sees
    * theirs (also once isolated). Anyone else gets the same 404 as for an item that does not exist.
@@ -98,7 +100,7 @@ export function createItemsService(
     }
     if (row.locked) throw new AppError('CONFLICT', MESSAGES.itemLocked)
     // The true reason first: an item out on loan also has no pending handover but its return.
-    if (row.loanId) throw onLoanError(row)
+    if (row.loanId) throw onLoanError(row, ctx.clock())
     if (row.hasPendingHandover) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
     return row
   }
@@ -222,7 +224,7 @@ export function createItemsService(
         throw new AppError('FORBIDDEN', MESSAGES.itemDeleteNeedsCompleteOwnership)
       }
       // Not while it is out on loan (issue 26): the borrower still has it.
-      if (row.loanId) throw onLoanError(row)
+      if (row.loanId) throw onLoanError(row, ctx.clock())
       if (hasPendingHandover) throw new AppError('CONFLICT', MESSAGES.itemPendingHandover)
       await repo.deleteItem(tx, id)
       circleId = item.circleId

@@ -103,8 +103,8 @@ export function createLoansService(
   },
 ) {
   const { ledger, activities, notices, handovers } = deps
-  /** The server's clock (one place, for a test clock later). */
-  const now = () => new Date()
+  /** The app's clock (`BuildAppOptions.clock`): tests move it. */
+  const now = () => ctx.clock()
   const itemUrl = (itemId: string) => `${ctx.config.publicUrl}/items/${itemId}`
   const returnedListeners: ReturnedListener[] = []
 
