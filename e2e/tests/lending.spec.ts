@@ -126,6 +126,17 @@ test('ask, queue, lend, extend, return, and the next in line is offered the item
   await expectAccessible(benPage, axe)
   await screenshotScreen(benPage, 'loans-page-de-1280')
   await second.context.close()
+
+  // Ida's item page in German, where the lending panel and the header have the longest words.
+  await useGerman(page)
+  await page.goto(`/items/${drill}`)
+  await expect(page.getByRole('region', { name: 'Verleihen' })).toBeVisible()
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshotScreen(page, 'lending-item-de-390')
+  await page.setViewportSize({ width: 1024, height: 800 })
+  await screenshotScreen(page, 'lending-item-de-1024')
+  // The German header fits at 1024 px: nothing runs off to the side.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024)
 })
 
 test('refusals say the true reason: a past return date, a second ask, asking for your own item', async ({

@@ -36,8 +36,9 @@ export const APP_NAV: ReadonlyArray<{ to: string; label: NavKey; icon: LucideIco
   { to: '/blockchain', label: 'nav.blockchain', icon: Blocks },
 ]
 
+// The icons show from 1280 px: between 1024 and 1280 px the German labels need their room.
 const BAR_LINK =
-  'inline-flex h-9 items-center gap-2 rounded-md px-3 text-sm font-medium transition-colors duration-150 [&_svg]:size-4'
+  'inline-flex h-9 items-center gap-2 rounded-md px-3 text-sm font-medium transition-colors duration-150 [&_svg]:hidden [&_svg]:size-4 xl:[&_svg]:block'
 const MENU_LINK =
   'flex h-11 w-full items-center gap-3 rounded-md px-3 text-base font-medium transition-colors duration-150 [&_svg]:size-5'
 

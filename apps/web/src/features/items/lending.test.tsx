@@ -77,6 +77,11 @@ describe('item page: the lending status (issue 26)', () => {
     const region = await lendingRegion()
     expect(region.textContent).toContain('On loan to Ben Ortiz until Dec 3, 2026')
     expect(screen.getByText('On loan')).toBeTruthy()
+    // The details name both: the owner keeps it, the borrower has it.
+    const details = screen.getByRole('region', { name: 'Details' })
+    expect(within(details).getByText('Owner').nextElementSibling?.textContent).toBe(OTTO.name)
+    expect(within(details).getByText('On loan to').nextElementSibling?.textContent).toBe('Ben Ortiz')
+    expect(within(details).queryByText('Held by')).toBeNull()
   })
 
   it("says 'Overdue since …' and, in German, 'Überfällig seit …'", async () => {

@@ -196,8 +196,20 @@ export function ItemPage() {
               {t('detail.details')}
             </h2>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-              <dt className="text-fg-muted">{t('detail.owner')}</dt>
-              <dd className="font-medium">{personName(data.owner.name)}</dd>
+              {data.lending?.loan ? (
+                <>
+                  {/* On loan: the owner keeps it (docs/decisions/0047), the borrower has it. */}
+                  <dt className="text-fg-muted">{t('detail.lender')}</dt>
+                  <dd className="font-medium">{personName(data.owner.name)}</dd>
+                  <dt className="text-fg-muted">{t('detail.borrower')}</dt>
+                  <dd className="font-medium">{personName(data.lending.loan.borrower.name)}</dd>
+                </>
+              ) : (
+                <>
+                  <dt className="text-fg-muted">{t('detail.owner')}</dt>
+                  <dd className="font-medium">{personName(data.owner.name)}</dd>
+                </>
+              )}
               <dt className="text-fg-muted">{t('detail.circle')}</dt>
               <dd className="font-medium">{data.circle.name}</dd>
               <dt className="text-fg-muted">{t('detail.ownership')}</dt>
