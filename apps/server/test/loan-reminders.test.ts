@@ -1,11 +1,12 @@
 import type { TActivity } from '@circles/shared'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, like, sql } from 'drizzle-orm'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { activities, loanReminders } from '../src/db/schema'
 import { formatDue, loanReminderEmail } from '../src/lib/mailer/loan-reminder-templates'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { insertLoan, setDueAt, setReturned, setTimeZone, testClock } from './support/loans'
-import { connectAs, listen, tokenOf } from './support/sockets'
+import { type Listener, connectAs, listen, tokenOf } from './support/sockets'
 import { type TestApp, createTestApp, secondInstance } from './support/test-app'
 
 const clock = testClock('2026-01-01T00:00:00Z')
@@ -352,6 +353,87 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
         await restarted.close()
       }
     } finally {
+      await other.close()
+    }
+  })
+  it("send a scan's notices for many users in a few adapter messages, each live to its user once, in order, on either instance", async () => {
+    const other = await secondInstance(t, 4, {}, { clock: clock.now })
+    const listener = new pg.Client({ connectionString: t.database.pool!.options.connectionString })
+    const sockets: Listener[] = []
+    try {
+      const urls = [await address(), await listen(other)]
+      // Ten lenders and ten borrowers, three loans each, due the same day.
+      const pairs = []
+      for (let i = 0; i < 10; i++) pairs.push(await lending())
+      for (const { ida, ben, circle } of pairs) {
+        for (const minute of [0, 1, 2]) {
+          const dueAt = new Date(Date.UTC(2026, 9, 10, 17, minute)).toISOString()
+          await insertLoan(t, { lender: ida, borrower: ben, circleId: circle.id, dueAt })
+        }
+      }
+      const users = pairs.flatMap(({ ida, ben }) => [ida, ben])
+      // The last borrower is away during the scan and comes back on the other instance.
+      const away = users.pop()!
+      const before = await connectAs(urls[0]!, tokenOf(away))
+      const { lastEventId } = await before.next<{ lastEventId: number }>('connected')
+      before.close()
+      for (const [i, who] of users.entries()) sockets.push(await connectAs(urls[i % 2]!, tokenOf(who)))
+
+      await listener.connect()
+      const notifications: string[] = []
+      listener.on('notification', (n) => notifications.push(n.payload ?? ''))
+      await listener.query('LISTEN "socket.io#/"')
+
+      clock.set('2026-10-12T08:00:00Z') // the first overdue notice and the lender's, for all 30 loans
+      const { sent } = await t.app.loanReminders.scan()
+      expect(sent).toBeGreaterThanOrEqual(60)
+
+      const stored = await t.database.db
+        .select({ id: activities.id, userId: activities.userId })
+        .from(activities)
+        .where(
+          and(
+            inArray(
+              activities.userId,
+              [...users, away].map((u) => u.user.id),
+            ),
+            like(activities.type, 'LOAN_%'),
+          ),
+        )
+      expect(stored).toHaveLength(60)
+      const expected = (who: SignedIn) =>
+        stored
+          .filter((a) => a.userId === who.user.id)
+          .map((a) => a.id)
+          .sort()
+      for (const [i, who] of users.entries()) {
+        const socket = sockets[i]!
+        for (const id of expected(who)) await socket.next<TActivity>('new_activity', (a) => a.id === id)
+        const live = socket.received.filter(
+          (r) => r.event === 'new_activity' && (r.payload as TActivity).type.startsWith('LOAN_'),
+        )
+        // Exactly the user's own, each once, in the order of their event ids.
+        expect(live.map((r) => (r.payload as TActivity).id).sort()).toEqual(expected(who))
+        const ids = live.map((r) => r.id!)
+        expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      }
+      // Reconnecting to the other instance, the away borrower gets its three from the event log.
+      const back = await connectAs(urls[1]!, tokenOf(away), { lastEventId, firstEventId: lastEventId })
+      sockets.push(back)
+      await back.next('connected')
+      const replayed = back.received.filter((r) => r.event === 'new_activity')
+      expect(replayed.map((r) => (r.payload as TActivity).id).sort()).toEqual(expected(away))
+
+      // The other instance heard the scan's notices in a few messages, none through the attachments
+      // table, not in a message per notice.
+      const carrying = notifications.filter((n) => n.includes('new_activity'))
+      expect(carrying.length).toBeGreaterThan(0)
+      expect(carrying.length).toBeLessThanOrEqual(Math.ceil(sent / 8))
+      expect(notifications.filter((n) => n.includes('attachmentId'))).toEqual([])
+      for (const n of carrying) expect(Buffer.byteLength(n)).toBeLessThan(8000)
+    } finally {
+      for (const socket of sockets) socket.close()
+      await listener.end()
       await other.close()
     }
   })

@@ -22,12 +22,19 @@ export interface SocketData {
   admitted?: { release(): void }
 }
 
-export type SocketServer = Server<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->
+/**
+ * Room events as they travel between instances: `[id, room, event, payload]`, the id `null` when the
+ * event log could not be written.
+ */
+export type WireEvent = [number | null, string, RoomEvent['event'], unknown]
+
+/** What the instances send each other through the adapter (besides socket.io's own messages). */
+export interface InterServerEvents {
+  /** Room events published on another instance, in order, for this instance's sockets. */
+  room_events: (events: WireEvent[]) => void
+}
+
+export type SocketServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>
 
 export interface SocketDeps {
   authenticate(token: string): Promise<TUser>
@@ -54,6 +61,40 @@ const PRUNE_EVERY_MS = 60_000
 const FAN_OUT_MARGIN_MS = 5000
 /** setTimeout's ceiling; a remembered session (30 days) is longer. */
 const MAX_TIMER_MS = 2 ** 31 - 1
+/**
+ * The most bytes of room events one adapter message carries. PostgreSQL refuses a NOTIFY payload over
+ * 8000 bytes, and the adapter sends a bigger message through its attachments table instead (an INSERT,
+ * then each other instance SELECTs it, out of order with the messages around it). The message's own
+ * envelope (uid, type, event name) fits in what is left.
+ */
+export const ROOM_EVENTS_MESSAGE_BYTES = 7500
+
+/**
+ * Room events cut into messages of at most `maxBytes` of JSON each, in order. An event bigger than that
+ * on its own travels alone (through the adapter's attachments table).
+ */
+export function roomEventMessages(
+  events: (LoggedEvent | RoomEvent)[],
+  maxBytes = ROOM_EVENTS_MESSAGE_BYTES,
+): WireEvent[][] {
+  const messages: WireEvent[][] = []
+  let current: WireEvent[] = []
+  // The brackets of the array.
+  let size = 2
+  for (const event of events) {
+    const wire: WireEvent = ['id' in event ? event.id : null, event.room, event.event, event.payload]
+    // With the comma before it, when it is not the first.
+    const bytes = Buffer.byteLength(JSON.stringify(wire)) + (current.length > 0 ? 1 : 0)
+    if (current.length > 0 && size + bytes > maxBytes) {
+      messages.push(current)
+      current = []
+      size = 2 + bytes - 1
+    } else size += bytes
+    current.push(wire)
+  }
+  if (current.length > 0) messages.push(current)
+  return messages
+}
 
 export const userRoom = (userId: string) => `user:${userId}`
 export const circleRoom = (circleId: string) => `circle:${circleId}`
@@ -76,6 +117,7 @@ function adapterPool(pool: pg.Pool, onChange: (listening: boolean, error?: unkno
   let current: pg.PoolClient | undefined
   let listening = false
   const waiters = new Set<() => void>()
+  let notifying: Promise<unknown> = Promise.resolve()
   const setListening = () => {
     listening = true
     for (const wake of waiters) wake()
@@ -131,7 +173,14 @@ function adapterPool(pool: pg.Pool, onChange: (listening: boolean, error?: unkno
       }) as typeof client.query
       return client
     },
-    query: (...args: Parameters<pg.Pool['query']>) => pool.query(...args),
+    // One NOTIFY after the other: each instance then hears this instance's messages in the order they
+    // were published (queries on several connections at once may commit in any order).
+    query: (...args: Parameters<pg.Pool['query']>) => {
+      if (typeof args[0] !== 'string' || !args[0].startsWith('SELECT pg_notify')) return pool.query(...args)
+      const result = notifying.then(() => pool.query(...args))
+      notifying = result.catch(() => {})
+      return result
+    },
   }
   return {
     pool: wrapped as unknown as pg.Pool,
@@ -248,8 +297,10 @@ function socketCeiling(io: SocketServer, deps: SocketDeps) {
  * socket.io on the same server and port (docs/decisions/0017). The handshake carries the bearer token;
  * every socket joins its user's room and the rooms of the user's circles, and leaves a circle's room
  * the moment the membership ends. Domain events, published after their transaction committed, become
- * socket events here, each sent only to the people allowed to see it. Every operation below is a
- * broadcast through the adapter, so with PostgreSQL it reaches the sockets of every instance.
+ * socket events here, each sent only to the people allowed to see it. Every operation below goes
+ * through the adapter, so with PostgreSQL it reaches the sockets of every instance: room events as a
+ * batch (`room_events`, a few NOTIFYs for a scan's thousands of notices, docs/decisions/0049), the
+ * rest as socket.io's own broadcasts.
  */
 export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): SocketServer {
   const io: SocketServer = new Server(app.server, {
@@ -317,7 +368,9 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
   /**
    * Room events, written to the event log and then sent with their ids. The writes run side by side;
    * the sending keeps the order of publication. If the log cannot be written (the database is away),
-   * the event is still sent live, without an id.
+   * the event is still sent live, without an id. This instance's sockets get them at once; the other
+   * instances get a publication's events in messages of up to ROOM_EVENTS_MESSAGE_BYTES, each of
+   * which they hand to their own sockets in the events' rooms.
    */
   let sending: Promise<void> = Promise.resolve()
   const send = (events: RoomEvent[]) => {
@@ -328,8 +381,18 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     sending = sending
       .then(() => written)
       .then((logged) => {
-        for (const event of logged) emitLogged(io.to(event.room), event)
+        for (const event of logged) emitLogged(io.local.to(event.room), event)
+        // The other instances get the batch in a few messages, not a message per event (a scan's
+        // reminders are thousands of events), and send each event to their own sockets in its room.
+        if (fanOut) for (const message of roomEventMessages(logged)) io.serverSideEmit('room_events', message)
       })
+  }
+  if (fanOut) {
+    io.on('room_events', (events) => {
+      for (const [id, room, event, payload] of events) {
+        emitLogged(io.local.to(room), id === null ? { room, event, payload } : { id, room, event, payload })
+      }
+    })
   }
   const pruning = setInterval(() => {
     deps.eventLog.prune().catch((error: unknown) => {
