@@ -1,6 +1,6 @@
 import { MESSAGES } from '@circles/shared'
 import { io as connect } from 'socket.io-client'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signedIn } from './support/circles'
 import { type Listener, connectAs, listen, tokenOf } from './support/sockets'
 import { type TestApp, createTestApp, secondInstance } from './support/test-app'
@@ -87,6 +87,14 @@ describe.runIf(process.env.DATABASE_URL)('sockets per account across two instanc
     first = await createTestApp({ env })
     second = await secondInstance(first, 2, env)
     urls = [await listen(first), await listen(second)]
+    // Each instance counts the others it has heard a heartbeat from: one started while the other was
+    // not yet listening hears of it at the next heartbeat. Counting across them begins once both know.
+    await vi.waitFor(
+      async () => {
+        for (const { app } of [first, second]) expect(await app.io.of('/').adapter.serverCount()).toBe(2)
+      },
+      { timeout: 15_000, interval: 50 },
+    )
   })
   afterAll(async () => {
     await second.close()
