@@ -127,7 +127,10 @@ export function LabelsPage() {
         </div>
         {list.length > 0 ? (
           <p className="text-sm text-fg-muted">
-            {t('labels.count', { count: list.length, pages: pages.length })}
+            {t('labels.count', {
+              count: list.length,
+              sheets: t('labels.sheetCount', { count: pages.length }),
+            })}
           </p>
         ) : null}
       </div>
@@ -151,9 +154,10 @@ function SheetPage({
     <div
       data-testid="label-sheet"
       data-sheet={sheet.id}
-      className="shrink-0 overflow-hidden bg-white shadow-sm print:shadow-none"
+      className="shrink-0 overflow-hidden shadow-sm print:shadow-none"
       style={{
         boxSizing: 'border-box',
+        backgroundColor: '#fff',
         width: l(sheet.page.width),
         // A hair under the paper's height, so rounding never spills a blank page.
         height: `calc(${l(sheet.page.height)} - 0.5mm)`,

@@ -15,7 +15,8 @@ export function ItemLabel({ item, height }: { item: Pick<TItem, 'name' | 'code'>
     <div
       data-testid="item-label"
       data-code={item.code}
-      className="flex h-full min-w-0 items-center gap-[0.08in] overflow-hidden bg-white p-[0.06in] text-black"
+      className="flex h-full min-w-0 items-center gap-[0.08in] overflow-hidden p-[0.06in]"
+      style={{ backgroundColor: '#fff', color: '#000' }}
     >
       <QRCodeSVG
         value={url}
