@@ -87,7 +87,7 @@ interface World {
   circleA: { id: string; name: string }
   circleB: { id: string; name: string }
   /** The holder's item, pictured, with a pending handover to the receiver. */
-  item: { id: string; name: string; imageUrl: string; picture: Buffer }
+  item: { id: string; name: string; code: string; imageUrl: string; picture: Buffer }
   /** The admin's item, confirmed to the holder: a block in A's ledger. */
   handedItem: { id: string; name: string }
   block: { id: string; hash: string }
@@ -201,7 +201,7 @@ async function buildWorld(): Promise<World> {
     host,
     circleA,
     circleB,
-    item: { id: item.id, name: item.name, ...itemPicture },
+    item: { id: item.id, name: item.name, code: item.code, ...itemPicture },
     handedItem: { id: handedItem.id, name: handedItem.name },
     block,
     handoverId: pending.id,
@@ -673,6 +673,11 @@ function table(): Record<string, Row> {
     'GET /api/items/circle/:id': { expect: circleA(OK), call: () => ({ url: `/api/items/circle/${A()}` }) },
     'GET /api/items/image/:file': { expect: circleA(OK), call: () => ({ url: w.item.imageUrl }) },
     'GET /api/items/:id': { expect: circleA(OK), call: () => ({ url: `/api/items/${w.item.id}` }) },
+    // Issue 27: a label's code resolves for the circle's members only (others: the same 404).
+    'GET /api/items/by-code/:code': {
+      expect: circleA(OK),
+      call: () => ({ url: `/api/items/by-code/${w.item.code}` }),
+    },
     'GET /api/items/:id/ownership-status': {
       expect: circleA(OK),
       call: () => ({ url: `/api/items/${w.item.id}/ownership-status` }),

@@ -58,7 +58,8 @@ describe('a backup from an older release', () => {
   it('restores a backup from an older release, then migrates it to this one', async () => {
     // The same backup as the release of migration 0012 wrote it: no users.deleted_at (0013), no passkey
     // names (0014), no socket event log (0015), and its migration level.
-    // Nor what 0016 (lending, issue 26) adds.
+    // Nor what 0016 (lending, issue 26) adds, nor the items' label codes of 0017 (issue 27), which the
+    // migration gives the restored items.
     const droppedColumns: Record<string, string[]> = {
       users: [
         'deleted_at',
@@ -70,6 +71,7 @@ describe('a backup from an older release', () => {
       webauthn_credentials: ['name', 'aaguid'],
       handovers: ['kind', 'due_at', 'loan_id'],
       blocks: ['loan_id', 'due_at'],
+      items: ['code'],
     }
     const droppedTables = [
       'socket_events',
@@ -122,6 +124,22 @@ describe('a backup from an older release', () => {
         headers: reader.auth,
       })
       expect(verified.json()).toMatchObject({ valid: true })
+      // Migration 0017 gave the restored item its label's code, and the code finds it.
+      const items = await restored.app.inject({
+        method: 'GET',
+        url: '/api/items',
+        headers: reader.auth,
+      })
+      const codes = (items.json() as { items: { code: string }[] }).items.map((i) => i.code)
+      expect(codes.length).toBeGreaterThan(0)
+      for (const code of codes) {
+        const found = await restored.app.inject({
+          method: 'GET',
+          url: `/api/items/by-code/${code}`,
+          headers: reader.auth,
+        })
+        expect(found.statusCode).toBe(200)
+      }
     } finally {
       await restored.close()
     }

@@ -50,6 +50,7 @@ type Ref =
   | 'loan'
   | 'extension'
   | 'calendarToken'
+  | 'itemCode'
 
 interface FuzzEntry {
   /** Real values for each path parameter (the fuzz also tries random UUIDs and garbage). */
@@ -108,6 +109,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/items/': {},
   'GET /api/items/circle/:id': { params: { id: ['circle'] } },
   'GET /api/items/image/:file': { params: { file: ['imageFile'] } },
+  'GET /api/items/by-code/:code': { params: { code: ['itemCode'] } },
   'GET /api/items/:id': { params: { id: ['item', 'pendingItem', 'movedItem'] } },
   'GET /api/items/:id/ownership-status': { params: { id: ['item', 'movedItem'] } },
   'POST /api/items/': {},
@@ -319,6 +321,7 @@ async function seedWorld(): Promise<World> {
     loan: [loanId],
     extension: [extensionId],
     calendarToken: [feedUrl.split('/').pop() ?? 'x.ics'],
+    itemCode: [item.code, movedItem.code.toLowerCase()],
   }
   const ids = [circle.id, item.id, pendingItem.id, movedItem.id, pending.id, confirmed.id, invitation.id]
   ids.push(borrowRequestId)

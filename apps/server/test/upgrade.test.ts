@@ -1,3 +1,4 @@
+import { ITEM_CODE_PATTERN } from '@circles/shared'
 import { openCheckpoint, parseVerifierKey, verifyConsistency, type NoteKey } from '@circles/ledger'
 import { spawn } from 'node:child_process'
 import { createHash, createPrivateKey, sign } from 'node:crypto'
@@ -252,11 +253,16 @@ describe('upgrading the previous release', () => {
         .circles.map((c: { circle: { name: string } }) => c.circle.name)
         .sort(),
     ).toEqual(['Garden', 'Makerspace'])
+    const codes = new Set<string>()
     for (const item of Object.values(release.items)) {
       const res = await get('ada', `/api/items/${item.id}`)
       expect(res.statusCode, res.body).toBe(200)
-      const { name, imageUrl } = res.json().item
+      const { name, imageUrl, code } = res.json().item
       expect(name).toBe(item.name)
+      // Migration 0017 gave every item of the release its label's code (issue 27), each its own.
+      expect(code).toMatch(ITEM_CODE_PATTERN)
+      codes.add(code)
+      expect((await get('ada', `/api/items/by-code/${code}`)).json().item.id).toBe(item.id)
       if (!item.picture) {
         expect(imageUrl).toBeNull()
         continue
@@ -266,6 +272,7 @@ describe('upgrading the previous release', () => {
       const file = path.basename(new URL(imageUrl, PUBLIC_URL).pathname)
       expect(picture.rawPayload.equals(await readFile(path.join(RELEASE_DIR, 'uploads', file)))).toBe(true)
     }
+    expect(codes.size).toBe(Object.values(release.items).length)
   })
 
   it("every ledger's old blocks still verify, and a new confirmation appends a v3 block consistent with the checkpoint signed before", async () => {

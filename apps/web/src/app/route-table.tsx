@@ -55,6 +55,8 @@ const page = {
   circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
   items: () => import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
   item: remountOnPath(() => import('@/features/items/routes/item-page').then((m) => m.ItemPage)),
+  labels: () => import('@/features/items/routes/labels-page').then((m) => m.LabelsPage),
+  itemCode: () => import('@/features/items/routes/item-code-page').then((m) => m.ItemCodePage),
   loans: () => import('@/features/loans/routes/loans-page').then((m) => m.LoansPage),
   handover: remountOnPath(() => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage)),
   ledger: remountOnPath(() => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage)),
@@ -118,6 +120,9 @@ export const routes: RouteObject[] = [
           { path: 'items', ...lazyPage(page.items, 'items', 'loans') },
           { path: 'items/:itemId', ...lazyPage(page.item, 'items', 'loans') },
           { path: 'items/:itemId/handover', ...lazyPage(page.handover, 'items', 'loans') },
+          // Issue 27: a circle's QR labels, and where a label's QR code leads (signed out: sign in first).
+          { path: 'circles/:circleId/labels', ...lazyPage(page.labels, 'items') },
+          { path: 'i/:code', ...lazyPage(page.itemCode, 'items') },
           // Issue 26: borrowed, lent and requested.
           { path: 'loans', ...lazyPage(page.loans, 'loans') },
           { path: 'blockchain', ...lazyPage(page.ledger, 'ledger') },

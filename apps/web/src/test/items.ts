@@ -8,6 +8,7 @@ export const TEST_ITEM_ID = '33333333-3333-4333-8333-333333333333'
 export const testItem = (extra: Partial<TItem> = {}): TItem => ({
   id: TEST_ITEM_ID,
   name: 'Cordless drill',
+  code: '7K3M9QXR',
   description: null,
   imageUrl: null,
   thumbnailUrl: null,

@@ -9,6 +9,37 @@ export const OWNERSHIP_KINDS = ['COMPLETE', 'PARTIAL'] as const
 export const ZOwnershipKind = z.enum(OWNERSHIP_KINDS)
 export type TOwnershipKind = z.infer<typeof ZOwnershipKind>
 
+/**
+ * The label's short code (issue 27, docs/decisions/0052): 8 characters of an alphabet without 0, O, 1,
+ * I, L and U. The QR code of a label holds `{PUBLIC_URL}/i/<code>`.
+ */
+export const ITEM_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ'
+export const ITEM_CODE_LENGTH = 8
+export const ITEM_CODE_PATTERN = /^[2-9A-HJKMNP-TV-Z]{8}$/
+/** The path a label's QR code opens (in the web app), before the code. */
+export const ITEM_CODE_PATH = '/i/'
+
+/** A code as a person may type it: lower case, spaces and hyphens allowed; undefined if it is none. */
+export function normalizeItemCode(input: string): string | undefined {
+  const code = input.replace(/[\s-]/g, '').toUpperCase()
+  return ITEM_CODE_PATTERN.test(code) ? code : undefined
+}
+
+/** GET /api/items/by-code/:code: anything that is no code gets the same 404 as an unknown one. */
+export const ZItemCodeParams = z.object({
+  code: z
+    .string({ error: MESSAGES.notFound })
+    .max(40, { error: MESSAGES.notFound })
+    .transform((v, ctx) => {
+      const code = normalizeItemCode(v)
+      if (!code) {
+        ctx.addIssue({ code: 'custom', message: MESSAGES.notFound })
+        return z.NEVER
+      }
+      return code
+    }),
+})
+
 export const ZItemIdParams = z.object({ id: z.uuid({ error: MESSAGES.notFound }) })
 export const ZItemImageParams = z.object({ itemId: z.uuid({ error: MESSAGES.notFound }) })
 /** A stored picture: 32 hex characters, `-small` for the card rendition, and its format. */
@@ -24,6 +55,8 @@ export const ZItem = z
   .object({
     id: z.uuid(),
     name: z.string(),
+    /** Issue 27: the label's short code (`ITEM_CODE_PATTERN`). */
+    code: z.string(),
     description: z.string().nullable(),
     /** The full picture (longer side at most 1920 px), or null. */
     imageUrl: z.string().nullable(),

@@ -1,4 +1,5 @@
-import { customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { customType, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { circles } from './circles'
 import { users } from './users'
 
@@ -24,6 +25,13 @@ export const items = pgTable(
       .notNull()
       .default('COMPLETE'),
     name: text('name').notNull(),
+    /**
+     * The label's short code (issue 27, docs/decisions/0052): 8 characters of Crockford base32, unique,
+     * given by the database function `item_code()` of migration 0017 on every insert.
+     */
+    code: text('code')
+      .notNull()
+      .default(sql`item_code()`),
     description: text('description'),
     /** The stored picture: `<imageId>.<imageType>` and `<imageId>-small.webp`. */
     imageId: text('image_id'),
@@ -36,6 +44,7 @@ export const items = pgTable(
     index('items_circle_idx').on(t.circleId),
     index('items_owner_idx').on(t.ownerId),
     index('items_image_idx').on(t.imageId),
+    uniqueIndex('items_code_idx').on(t.code),
   ],
 )
 

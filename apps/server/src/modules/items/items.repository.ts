@@ -69,6 +69,12 @@ export async function findItem(db: Executor, id: string): Promise<ItemViewRow | 
   return row
 }
 
+/** Issue 27: the item a label's code names. */
+export async function findItemByCode(db: Executor, code: string): Promise<ItemViewRow | undefined> {
+  const [row] = await selectItems(db).where(eq(items.code, code)).limit(1)
+  return row
+}
+
 export async function findItemByImage(db: Executor, imageId: string): Promise<ItemViewRow | undefined> {
   const [row] = await selectItems(db).where(eq(items.imageId, imageId)).limit(1)
   return row

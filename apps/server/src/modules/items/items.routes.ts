@@ -3,6 +3,7 @@ import {
   ZCircleIdParams,
   ZCreateItemRequest,
   ZImageFileParams,
+  ZItemCodeParams,
   ZItemIdParams,
   ZItemImageParams,
   ZItemListResponse,
@@ -66,6 +67,13 @@ export function itemsRoutes(items: ItemsService) {
         if (request.headers['if-none-match'] === etag) return reply.status(304).send()
         return reply.type(file.contentType).send(file.bytes)
       },
+    )
+
+    // Issue 27: a label's code (`/i/<code>` in the web app) to its item, for members only.
+    app.get(
+      '/by-code/:code',
+      { onRequest, schema: { tags, security, params: ZItemCodeParams, response: { 200: ZItemResponse } } },
+      async (request) => ({ item: await items.getByCode(currentUser(request), request.params.code) }),
     )
 
     app.get(

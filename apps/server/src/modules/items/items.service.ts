@@ -50,6 +50,7 @@ function itemView(row: ItemViewRow, now: Date): TItem {
   return {
     id: item.id,
     name: item.name,
+    code: item.code,
     description: item.description,
     ...imageUrls(item.imageId, item.imageType),
     circleId: item.circleId,
@@ -152,6 +153,14 @@ export function createItemsService(
 
   async function get(actor: TUser, id: string): Promise<TItem> {
     return toItem(await requireVisible(ctx.db, id, actor))
+  }
+
+  /**
+   * Issue 27: the item a label's code names, for whoever may see it (`requireVisible`'s rule); anyone
+   * else, and an unknown code, get the same 404.
+   */
+  async function getByCode(actor: TUser, code: string): Promise<TItem> {
+    return toItem(await requireVisibleRow(ctx.db, await repo.findItemByCode(ctx.db, code), actor))
   }
 
   async function ownershipStatus(actor: TUser, id: string): Promise<{ hasFullOwnership: boolean }> {
@@ -370,6 +379,7 @@ export function createItemsService(
     listCircle,
     search,
     get,
+    getByCode,
     ownershipStatus,
     create,
     update,

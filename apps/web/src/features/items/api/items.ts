@@ -136,3 +136,20 @@ export function useDeleteItem() {
     onError: () => queryClient.invalidateQueries({ queryKey: itemKeys.all }),
   })
 }
+
+/**
+ * GET /items/by-code/:code (issue 27): the item a label's code names, for the circle's members; anyone
+ * else gets the 404 of a missing item. The answer also fills the item's own query.
+ */
+export function useItemByCode(code: string) {
+  const queryClient = useQueryClient()
+  return useQuery({
+    queryKey: ['items', 'by-code', code],
+    queryFn: async ({ signal }) => {
+      const { item } = await api.get(`/items/by-code/${encodeURIComponent(code)}`, ZItemResponse, { signal })
+      queryClient.setQueryData(itemKeys.detail(item.id), item)
+      return item
+    },
+    retry: false,
+  })
+}

@@ -9,6 +9,7 @@ const MEMBER = '33333333-3333-4333-8333-333333333333'
 const item = (overrides: Partial<TItem> = {}): TItem => ({
   id: '44444444-4444-4444-8444-444444444444',
   name: 'Ladder',
+  code: 'BADD2R34',
   description: null,
   imageUrl: null,
   thumbnailUrl: null,

@@ -1,11 +1,11 @@
 import { MESSAGES, type TItem, ZCircleDetailResponse } from '@circles/shared'
 import { useQuery } from '@tanstack/react-query'
-import { ArrowLeft, Plus } from 'lucide-react'
+import { ArrowLeft, Plus, QrCode } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
+import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { api } from '@/lib/api-client'
 import { failureKey, translateServerError } from '@/lib/server-errors'
@@ -95,11 +95,20 @@ export function CircleItemsPage() {
           </h1>
           <p className="text-fg-muted">{t('circleItems.intro')}</p>
         </div>
-        {!adding && !itemId && listed ? (
-          <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
-            {t('circleItems.add')}
-          </Button>
-        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {listed ? (
+            // Issue 27: the circle's printable QR labels.
+            <Link to={`/circles/${circleId}/labels`} className={buttonClasses({ variant: 'secondary' })}>
+              <QrCode aria-hidden="true" />
+              {t('labels.link')}
+            </Link>
+          ) : null}
+          {!adding && !itemId && listed ? (
+            <Button icon={<Plus aria-hidden="true" />} onClick={() => setAdding(true)}>
+              {t('circleItems.add')}
+            </Button>
+          ) : null}
+        </div>
       </header>
 
       {flash ? <Alert tone="error">{flash}</Alert> : null}

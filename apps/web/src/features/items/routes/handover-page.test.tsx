@@ -13,6 +13,7 @@ const CIRCLE = '11111111-1111-4111-8111-111111111111'
 const item: TItem = {
   id: ITEM,
   name: 'Cordless drill',
+  code: '7K3M9QXR',
   description: null,
   imageUrl: null,
   thumbnailUrl: null,

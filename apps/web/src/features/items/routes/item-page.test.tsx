@@ -13,6 +13,7 @@ const CIRCLE = '11111111-1111-4111-8111-111111111111'
 const item = (ownerLeftCircle: boolean): TItem => ({
   id: ITEM,
   name: 'Cordless drill',
+  code: '7K3M9QXR',
   description: null,
   imageUrl: null,
   thumbnailUrl: null,
@@ -207,5 +208,22 @@ describe('item page: ownership is explained where it shows (issue 23)', () => {
     await renderAs({ ownership }, { language })
     const value = screen.getByText(word).closest('dd')
     expect(value?.textContent).toContain(help)
+  })
+})
+
+describe('item page: the label (issue 27)', () => {
+  it("shows the item's code and prints its label alone", async () => {
+    const print = vi.fn()
+    vi.stubGlobal('print', print)
+    await render(false)
+    const details = screen.getByRole('complementary')
+    expect(within(details).getByText('7K3M9QXR')).toBeTruthy()
+    fireEvent.click(within(details).getByRole('button', { name: 'Print label' }))
+    expect(print).toHaveBeenCalledOnce()
+    // What the printer gets: the label (QR code, name, code), shown only in print.
+    const label = screen.getByTestId('print-label')
+    expect(label.className).toContain('print:block')
+    expect(within(label).getByText('7K3M9QXR')).toBeTruthy()
+    expect(label.querySelector('svg title')?.textContent).toBe('QR code for Cordless drill')
   })
 })

@@ -1,0 +1,105 @@
+import type { TItem } from '@circles/shared'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { startSession } from '@/lib/session'
+import { json, mockApi } from '@/test/mock-api'
+import { renderPages } from '@/test/render-pages'
+import { testItem } from '@/test/items'
+import { testUser, validToken } from '@/test/tokens'
+import { ItemCodePage } from './item-code-page'
+import { LabelsPage } from './labels-page'
+
+const CIRCLE = '11111111-1111-4111-8111-111111111111'
+
+const items: TItem[] = Array.from({ length: 26 }, (_, n) =>
+  testItem({
+    id: `33333333-3333-4333-8333-${String(n).padStart(12, '0')}`,
+    name: `Thing ${n + 1}`,
+    code: `ABCD${String(n + 22).replace(/[01]/g, '9')}XY`.slice(0, 8),
+  }),
+)
+
+async function render(path = `/circles/${CIRCLE}/labels`) {
+  mockApi({
+    [`GET /api/circles/${CIRCLE}`]: () => json(404, { error: 'NOT_FOUND', message: 'Not found' }),
+    [`GET /api/items/circle/${CIRCLE}`]: () => json(200, { items, total: items.length }),
+  })
+  const view = await renderPages({ '/circles/:circleId/labels': LabelsPage }, path, { namespaces: ['items'] })
+  await screen.findAllByTestId('item-label')
+  return view
+}
+
+beforeEach(() => startSession(validToken(), testUser))
+afterEach(() => vi.unstubAllGlobals())
+
+describe('labels page (issue 27)', () => {
+  it('shows a QR code per item with its name and code under it, on A4 3 × 8 sheets by default', async () => {
+    await render()
+    const labels = screen.getAllByTestId('item-label')
+    expect(labels).toHaveLength(26)
+    const first = labels[0]!
+    expect(within(first).getByText('Thing 1')).toBeTruthy()
+    expect(within(first).getByText(items[0]!.code)).toBeTruthy()
+    // The QR code: an SVG titled for the item, one per label.
+    const qr = first.querySelector('svg')!
+    expect(qr.querySelector('title')?.textContent).toBe('QR code for Thing 1')
+    expect(qr.querySelectorAll('path').length).toBeGreaterThan(0)
+    const sheets = screen.getAllByTestId('label-sheet')
+    expect(sheets).toHaveLength(2) // 24 on the first, 2 on the second
+    expect(within(sheets[0]!).getAllByTestId('item-label')).toHaveLength(24)
+    expect(sheets[0]!.style.gridTemplateColumns).toBe('repeat(3, 70mm)')
+    expect(sheets[0]!.style.gridTemplateRows).toBe('repeat(8, 37mm)')
+    expect(sheets[0]!.style.width).toBe('210mm')
+    expect(document.querySelector('main style')?.textContent).toContain('size: A4')
+    expect(screen.getByText('26 labels on 2 sheets')).toBeTruthy()
+  })
+
+  it('the sheet choice changes the grid, the paper and the labels per page', async () => {
+    const { router } = await render()
+    fireEvent.change(screen.getByLabelText('Label sheet'), { target: { value: 'letter-3x10' } })
+    const sheet = (await screen.findAllByTestId('label-sheet'))[0]!
+    expect(sheet.dataset.sheet).toBe('letter-3x10')
+    expect(sheet.style.gridTemplateColumns).toBe('repeat(3, 2.625in)')
+    expect(sheet.style.gridTemplateRows).toBe('repeat(10, 1in)')
+    expect(sheet.style.columnGap).toBe('0.125in')
+    expect(sheet.style.width).toBe('8.5in')
+    expect(within(sheet).getAllByTestId('item-label')).toHaveLength(26)
+    expect(screen.getAllByTestId('label-sheet')).toHaveLength(1)
+    expect(document.querySelector('main style')?.textContent).toContain('size: letter')
+    expect(router.state.location.search).toBe('?sheet=letter-3x10')
+
+    fireEvent.change(screen.getByLabelText('Label sheet'), { target: { value: 'a4-2x7' } })
+    const sheets = await screen.findAllByTestId('label-sheet')
+    expect(sheets).toHaveLength(2)
+    expect(sheets[0]!.style.gridTemplateColumns).toBe('repeat(2, 99.1mm)')
+    expect(within(sheets[0]!).getAllByTestId('item-label')).toHaveLength(14)
+  })
+
+  it('prints with the browser (window.print)', async () => {
+    const print = vi.fn()
+    vi.stubGlobal('print', print)
+    await render(`/circles/${CIRCLE}/labels?sheet=letter-2x5`)
+    fireEvent.click(screen.getByRole('button', { name: 'Print' }))
+    expect(print).toHaveBeenCalledOnce()
+    expect(screen.getAllByTestId('label-sheet')).toHaveLength(3)
+  })
+})
+
+describe('/i/:code (issue 27)', () => {
+  it("replaces the address with the item's page", async () => {
+    const item = items[3]!
+    mockApi({ [`GET /api/items/by-code/${item.code}`]: () => json(200, { item }) })
+    await renderPages({ '/i/:code': ItemCodePage }, `/i/${item.code}`, { namespaces: ['items'] })
+    expect((await screen.findByTestId('landed')).textContent).toBe(`/items/${item.id}`)
+  })
+
+  it("shows the item page's not-found text for a code the person may not see", async () => {
+    mockApi({
+      'GET /api/items/by-code/ZZZZZZZZ': () => json(404, { error: 'NOT_FOUND', message: 'Not found' }),
+    })
+    await renderPages({ '/i/:code': ItemCodePage }, '/i/ZZZZZZZZ', { namespaces: ['items'] })
+    expect(
+      await screen.findByRole('heading', { name: 'This item does not exist, or it is not shared with you.' }),
+    ).toBeTruthy()
+  })
+})
