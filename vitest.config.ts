@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 // Three tiers: pure unit tests beside the code, web component tests in happy-dom,
@@ -5,6 +6,8 @@ import { configDefaults, defineConfig } from 'vitest/config'
 // outage tests (real server processes through a PostgreSQL restart).
 export default defineConfig({
   test: {
+    // A test file per core (vitest's default leaves one core to itself: half the speed on 2 cores).
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         test: {
@@ -30,6 +33,8 @@ export default defineConfig({
         // once by scripts/test.sh (it needs no DATABASE_URL, only PostgreSQL's binaries).
         test: {
           name: 'server-outage',
+          // One file at a time: each drives real servers through a database restart with tight timings.
+          fileParallelism: false,
           include: ['apps/server/test/outage/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
