@@ -7,16 +7,16 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
 import { HandoverAnswer } from '@/components/handover-answer'
 import { LendingBadges } from '@/components/lending/lending-badge'
-import { failureKey, failureMessage, translateServerError } from '@/lib/server-errors'
+import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { getSession } from '@/lib/session'
 import { withFrom } from '@/lib/return-path'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useAnswerHandover, useItemHandovers } from '../api/handovers'
 import { useItem, useOwnershipStatus } from '../api/items'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
+import { ItemFailure, ItemLoading, ItemPageFrame } from '../components/item-page-states'
 import { ItemLabel } from '../components/labels/item-label'
 import { LendingSection } from '../components/lending/lending-section'
 import { formatItemDate } from '../components/item-dates'
@@ -45,38 +45,10 @@ export function ItemPage() {
 
   if (!itemId) return <Navigate to="/dashboard" replace />
 
-  const frame = (children: ReactNode) => (
-    <main
-      id="main-content"
-      className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
-    >
-      {children}
-    </main>
-  )
-  if (item.isPending) {
-    return frame(
-      <div className="flex min-h-[40dvh] items-center justify-center text-fg-subtle">
-        <Spinner size="lg" label={t('detail.loading')} />
-      </div>,
-    )
-  }
+  if (item.isPending) return <ItemLoading />
   // Our own delete in flight: the item's refetch (the socket's item_update can beat the DELETE's answer)
   // ends in a 404; keep the page as it was until the answer, so the dialog can say 'Item deleted'.
-  if (item.isError && !(deleting && item.data)) {
-    return frame(
-      <div
-        role="alert"
-        className="flex flex-col items-start gap-4 rounded-lg border border-border bg-surface p-6 shadow-sm"
-      >
-        <h1 className="text-xl font-semibold tracking-tight">
-          {failureKey(item.error) === 'notFound' ? t('detail.notFound') : t('detail.loadFailed')}
-        </h1>
-        <Link to="/items" className={buttonClasses({ variant: 'secondary' })}>
-          {t('detail.toMyItems')}
-        </Link>
-      </div>,
-    )
-  }
+  if (item.isError && !(deleting && item.data)) return <ItemFailure error={item.error} />
 
   const data = item.data
   const me = getSession().user?.id
@@ -101,8 +73,8 @@ export function ItemPage() {
     )
   const back = data.ownerLeftCircle ? '/items' : `/circle/${data.circleId}/items`
 
-  return frame(
-    <>
+  return (
+    <ItemPageFrame>
       {/* 'Print label' (issue 27): on paper only this item's label, at the size of an A4 3x8 label. */}
       <div data-testid="print-label" className="hidden print:block" style={{ width: '70mm', height: '37mm' }}>
         <ItemLabel item={data} height="37mm" />
@@ -300,7 +272,7 @@ export function ItemPage() {
         onClose={() => setConfirming(false)}
         onDeleted={() => void navigate(back, { replace: true })}
       />
-    </>,
+    </ItemPageFrame>
   )
 }
 
