@@ -62,6 +62,18 @@ test('a circle prints its QR labels; a label leads members to the item and nobod
   expect(Math.round(first!.height)).toBe(96) // 1 in
   expect(await decode(labels.filter({ hasText: 'Ladder' }))).toBe(link)
 
+  // A sheet with three labels used goes through again from the fourth (row 2, column 1): one inch lower.
+  await page.getByLabel('Start at label').selectOption('4')
+  const moved = await labels.first().boundingBox()
+  expect(Math.round(moved!.y - box!.y)).toBe(144) // 0.5 in margin + 1 in
+  // The ladder left out, then taken back.
+  await page.locator('summary', { hasText: 'Items on the sheet' }).click()
+  await page.getByRole('checkbox', { name: 'Ladder' }).uncheck()
+  await expect(labels).toHaveCount(1)
+  await expect(page.getByText('(1 of 2)')).toBeVisible()
+  await page.getByRole('checkbox', { name: 'Ladder' }).check()
+  await page.getByLabel('Start at label').selectOption('1')
+
   // Printed: only the sheet, no app chrome, on Letter paper from the page's own @page rule.
   await page.emulateMedia({ media: 'print' })
   await expect(page.getByRole('banner')).toBeHidden()

@@ -81,11 +81,35 @@ export function labelSheet(id: string | null | undefined): LabelSheet {
 /** A length in the sheet's unit, as CSS. */
 export const length = (sheet: LabelSheet, value: number) => `${value}${sheet.unit}`
 
-/** The labels split into the sheet's pages. */
-export function pagesOf<T>(sheet: LabelSheet, labels: readonly T[]): T[][] {
-  const perPage = sheet.columns * sheet.rows
-  const pages: T[][] = []
-  for (let i = 0; i < labels.length; i += perPage) pages.push(labels.slice(i, i + perPage))
+/** How many labels one sheet holds. */
+export const labelsPerSheet = (sheet: LabelSheet) => sheet.columns * sheet.rows
+
+/**
+ * The first sheet's label to start at (`?start=`, 1-based), so a sheet with labels already used can go
+ * through the printer again; anything else starts at the first.
+ */
+export function startLabel(sheet: LabelSheet, value: string | null | undefined): number {
+  const n = Number(value)
+  return Number.isInteger(n) && n >= 1 && n <= labelsPerSheet(sheet) ? n : 1
+}
+
+/** A position on a sheet, row and column from 1, reading left to right. */
+export function labelPosition(sheet: LabelSheet, n: number): { row: number; column: number } {
+  return { row: Math.floor((n - 1) / sheet.columns) + 1, column: ((n - 1) % sheet.columns) + 1 }
+}
+
+/**
+ * The labels split into the sheet's pages, the first page starting at label `start`: the cells before
+ * it are `null` (left blank, as they are already used).
+ */
+export function pagesOf<T>(sheet: LabelSheet, labels: readonly T[], start = 1): (T | null)[][] {
+  const perPage = labelsPerSheet(sheet)
+  const cells: (T | null)[] = [
+    ...Array<null>(Math.min(Math.max(start, 1), perPage) - 1).fill(null),
+    ...labels,
+  ]
+  const pages: (T | null)[][] = []
+  for (let i = 0; i < cells.length; i += perPage) pages.push(cells.slice(i, i + perPage))
   return pages
 }
 

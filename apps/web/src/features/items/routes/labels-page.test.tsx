@@ -85,6 +85,52 @@ describe('labels page (issue 27)', () => {
   })
 })
 
+describe('labels page: used sheets and chosen items (issue 27)', () => {
+  it('starts at a later label of the first sheet, leaving the used ones blank', async () => {
+    const { router } = await render(`/circles/${CIRCLE}/labels?sheet=a4-2x7`)
+    const start = screen.getByLabelText('Start at label')
+    expect(within(start).getAllByRole('option')).toHaveLength(14)
+    fireEvent.change(start, { target: { value: '5' } })
+    expect(router.state.location.search).toBe('?sheet=a4-2x7&start=5')
+    const sheets = await screen.findAllByTestId('label-sheet')
+    // 4 used + 10 labels on the first sheet, then 16 on two more.
+    expect(within(sheets[0]!).getAllByTestId('label-skipped')).toHaveLength(4)
+    expect(within(sheets[0]!).getAllByTestId('item-label')).toHaveLength(10)
+    expect(sheets[0]!.children[4]!.textContent).toContain('Thing 1')
+    expect(sheets).toHaveLength(3)
+    expect(screen.getByText('26 labels on 3 sheets')).toBeTruthy()
+    expect(screen.getByRole('option', { name: '5: row 3, column 1' })).toBeTruthy()
+  })
+
+  it('a start the sheet does not have starts at the first; another sheet starts over', async () => {
+    const { router } = await render(`/circles/${CIRCLE}/labels?sheet=letter-2x5&start=40`)
+    expect((screen.getByLabelText('Start at label') as HTMLSelectElement).value).toBe('1')
+    expect(screen.queryAllByTestId('label-skipped')).toHaveLength(0)
+    fireEvent.change(screen.getByLabelText('Start at label'), { target: { value: '3' } })
+    fireEvent.change(screen.getByLabelText('Label sheet'), { target: { value: 'a4-3x8' } })
+    expect(router.state.location.search).toBe('?sheet=a4-3x8')
+  })
+
+  it('prints only the chosen items; none chosen disables Print and says why', async () => {
+    await render()
+    expect(screen.getByText('(all 26)')).toBeTruthy()
+    fireEvent.click(screen.getByLabelText('Thing 2'))
+    fireEvent.click(screen.getByLabelText('Thing 3'))
+    expect(screen.getByText('(24 of 26)')).toBeTruthy()
+    expect(screen.getAllByTestId('item-label')).toHaveLength(24)
+    expect(screen.getByText('24 labels on 1 sheet')).toBeTruthy()
+    expect(screen.queryByText('Thing 2', { selector: '[data-testid=item-label] *' })).toBeNull()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Select none' }))
+    expect(screen.queryAllByTestId('item-label')).toHaveLength(0)
+    expect(screen.getByText('No item chosen: tick at least one to print its label.')).toBeTruthy()
+    expect((screen.getByRole('button', { name: 'Print' }) as HTMLButtonElement).disabled).toBe(true)
+
+    fireEvent.click(screen.getByRole('button', { name: 'Select all' }))
+    expect(screen.getAllByTestId('item-label')).toHaveLength(26)
+  })
+})
+
 describe('/i/:code (issue 27)', () => {
   it("replaces the address with the item's page", async () => {
     const item = items[3]!

@@ -1,7 +1,7 @@
 import { ZCircleDetailResponse } from '@circles/shared'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Printer } from 'lucide-react'
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useParams, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -12,19 +12,45 @@ import { api } from '@/lib/api-client'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useCircleItems } from '../api/items'
 import { ItemLabel } from '../components/labels/item-label'
-import { LABEL_SHEETS, type LabelSheet, labelSheet, length, pagesOf } from '../lib/label-sheets'
+import { LabelItemChooser } from '../components/labels/label-item-chooser'
+import {
+  LABEL_SHEETS,
+  type LabelSheet,
+  labelPosition,
+  labelSheet,
+  labelsPerSheet,
+  length,
+  pagesOf,
+  startLabel,
+} from '../lib/label-sheets'
 
 /**
  * /circles/:circleId/labels (issue 27): a printable sheet of QR labels for the circle's items, on one of
  * the common label sheets (`?sheet=`). The print stylesheet sets the paper (`@page`), places the labels
- * by a CSS grid in millimetres or inches and leaves out everything but the sheets.
+ * by a CSS grid in millimetres or inches and leaves out everything but the sheets. A sheet with labels
+ * already used goes through again from `?start=`; the person may leave items out (not kept in the URL:
+ * the list changes as items come and go).
  */
 export function LabelsPage() {
   const { circleId = '' } = useParams()
   const { t } = useTranslation('items')
   const [params, setParams] = useSearchParams()
   const sheet = labelSheet(params.get('sheet'))
+  const start = startLabel(sheet, params.get('start'))
+  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set())
   const selectId = useId()
+  const startId = useId()
+  const setParam = (changes: Record<string, string | null>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current)
+        for (const [name, value] of Object.entries(changes))
+          if (value === null) next.delete(name)
+          else next.set(name, value)
+        return next
+      },
+      { replace: true },
+    )
   const circle = useQuery({
     queryKey: ['items', 'circle-info', circleId],
     queryFn: ({ signal }) =>
@@ -40,11 +66,13 @@ export function LabelsPage() {
   if (!circleId) return <Navigate to="/dashboard" replace />
 
   const list = items.data ?? []
-  const pages = pagesOf(sheet, list)
+  const chosen = list.filter((item) => !excluded.has(item.id))
+  const pages = pagesOf(sheet, chosen, start)
   let body
   if (items.isPending) body = <Spinner size="lg" label={t('circleItems.loading')} />
   else if (items.isError) body = <Alert tone="error">{t('detail.notFound')}</Alert>
   else if (list.length === 0) body = <p className="text-fg-muted">{t('labels.empty')}</p>
+  else if (chosen.length === 0) body = null
   else
     body = (
       <div
@@ -58,9 +86,13 @@ export function LabelsPage() {
         <div className="flex flex-col gap-4 print:block">
           {pages.map((labels, index) => (
             <SheetPage key={index} sheet={sheet} last={index === pages.length - 1}>
-              {labels.map((item) => (
-                <ItemLabel key={item.id} item={item} height={length(sheet, sheet.label.height)} />
-              ))}
+              {labels.map((item, cell) =>
+                item ? (
+                  <ItemLabel key={item.id} item={item} height={length(sheet, sheet.label.height)} />
+                ) : (
+                  <div key={`used-${cell}`} data-testid="label-skipped" aria-hidden="true" />
+                ),
+              )}
             </SheetPage>
           ))}
         </div>
@@ -95,16 +127,7 @@ export function LabelsPage() {
               id={selectId}
               value={sheet.id}
               className="w-full sm:w-96"
-              onChange={(event) =>
-                setParams(
-                  (current) => {
-                    const next = new URLSearchParams(current)
-                    next.set('sheet', event.target.value)
-                    return next
-                  },
-                  { replace: true },
-                )
-              }
+              onChange={(event) => setParam({ sheet: event.target.value, start: null })}
             >
               {(['A4', 'Letter'] as const).map((paper) => (
                 <optgroup key={paper} label={t(`labels.paper.${paper}`)}>
@@ -117,21 +140,45 @@ export function LabelsPage() {
               ))}
             </Select>
           </div>
+          <div className="flex min-w-0 flex-col gap-1.5">
+            <label htmlFor={startId} className="text-sm font-medium">
+              {t('labels.start')}
+            </label>
+            <Select
+              id={startId}
+              value={String(start)}
+              className="w-full sm:w-56"
+              onChange={(event) =>
+                setParam({ start: event.target.value === '1' ? null : event.target.value })
+              }
+            >
+              {Array.from({ length: labelsPerSheet(sheet) }, (_, index) => (
+                <option key={index} value={index + 1}>
+                  {t('labels.position', { n: index + 1, ...labelPosition(sheet, index + 1) })}
+                </option>
+              ))}
+            </Select>
+          </div>
           <Button
             icon={<Printer aria-hidden="true" />}
-            disabled={list.length === 0}
+            disabled={chosen.length === 0}
             onClick={() => window.print()}
           >
             {t('labels.print')}
           </Button>
         </div>
         {list.length > 0 ? (
-          <p className="text-sm text-fg-muted">
-            {t('labels.count', {
-              count: list.length,
-              sheets: t('labels.sheetCount', { count: pages.length }),
-            })}
-          </p>
+          <>
+            <LabelItemChooser items={list} excluded={excluded} onChange={setExcluded} />
+            <p className="text-sm text-fg-muted" role="status">
+              {chosen.length === 0
+                ? t('labels.noneChosen')
+                : t('labels.count', {
+                    count: chosen.length,
+                    sheets: t('labels.sheetCount', { count: pages.length }),
+                  })}
+            </p>
+          </>
         ) : null}
       </div>
       {body}
