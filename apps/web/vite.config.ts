@@ -7,7 +7,7 @@ import { VitePWA } from 'vite-plugin-pwa'
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",

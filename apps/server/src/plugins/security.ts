@@ -11,7 +11,9 @@ import type { Config } from '../config'
 export function contentSecurityPolicy(https: boolean) {
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    // 'wasm-unsafe-eval' lets the scan dialog compile its QR reader (zxing-wasm, served from our own
+    // origin; issue 27, docs/decisions/0052). It allows WebAssembly only: no eval(), no inline script.
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],
     fontSrc: ["'self'", 'data:'],

@@ -16,6 +16,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { LanguageSwitch } from '@/components/language-switch'
+import { ScanButton } from '@/components/scan-button'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Logo } from '@/components/ui/logo'
@@ -170,6 +171,8 @@ export function AppHeader() {
         ) : null}
 
         <div className="ms-auto flex items-center gap-1 sm:gap-2">
+          {/* Issue 27: on phones, where labels are scanned, Scan is one tap from every page. */}
+          {isAuthenticated ? <ScanButton variant="ghost" iconOnly className="lg:hidden" /> : null}
           <LanguageSwitch />
           <div className="hidden items-center gap-1 lg:flex">
             <FooterToggle variant="bar" />

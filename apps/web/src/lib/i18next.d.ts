@@ -11,6 +11,7 @@ import type loans from '@/locales/en/loans.json'
 import type landing from '@/locales/en/landing.json'
 import type pages from '@/locales/en/pages.json'
 import type profile from '@/locales/en/profile.json'
+import type scan from '@/locales/en/scan.json'
 
 // English is the reference: a key missing there is a type error in every t() call.
 declare module 'i18next' {
@@ -30,6 +31,7 @@ declare module 'i18next' {
       landing: typeof landing
       pages: typeof pages
       profile: typeof profile
+      scan: typeof scan
     }
   }
 }

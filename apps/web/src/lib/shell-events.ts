@@ -17,3 +17,10 @@ export function requestCookiePreferences(): void {
 export function requestAppInstall(): void {
   window.dispatchEvent(new CustomEvent(INSTALL_APP_EVENT))
 }
+
+/** Opens the scan dialog (features/scan, mounted by the app layout; issue 27). */
+export const SCAN_EVENT = 'circles:scan'
+
+export function requestScan(): void {
+  window.dispatchEvent(new CustomEvent(SCAN_EVENT))
+}

@@ -7,6 +7,7 @@ import { AppHeader } from '@/components/app-header'
 import { InstallBanner } from '@/components/install-banner'
 import { PageLoader } from '@/components/page-loader'
 import { StagingBanner } from '@/components/staging-banner'
+import { ScanHost } from '@/features/scan/components/scan-host'
 import { trackPageView } from '@/lib/analytics'
 import { trackBannersHeight } from '@/lib/banner-offset'
 import { useFooterVisible } from '@/lib/footer-preference'
@@ -59,6 +60,8 @@ export function RootLayout() {
         </div>
         {chrome.footer ? <AppFooter /> : null}
       </div>
+      {/* The Scan buttons' dialog (issue 27); its code loads when first asked for. */}
+      <ScanHost />
     </>
   )
 }

@@ -1,36 +1,19 @@
-import { Camera, ImageUp, RefreshCw, RotateCcw, SwitchCamera, X } from 'lucide-react'
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { Camera as CameraIcon, ImageUp, RefreshCw, RotateCcw, SwitchCamera } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { CameraDialogShell, CameraPreview, PictureFallback } from '@/components/camera/camera-parts'
+import { CAMERA, type CameraProblem, useCamera } from '@/components/camera/use-camera'
 import { Button } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
-import { cn } from '@/lib/class-names'
 import { pictureProblem } from '@/lib/picture-check'
 
-/** Spec 001 §9: ideal 1280x720, at most 1920x1080, a 300 ms start delay, JPEG at quality 0.95. */
-const CAMERA = { idealWidth: 1280, idealHeight: 720, maxWidth: 1920, maxHeight: 1080, startDelayMs: 300 }
+/** Spec 001 §9: JPEG at quality 0.95. */
 const JPEG_QUALITY = 0.95
 
-type Facing = 'user' | 'environment'
-type CameraProblem = 'denied' | 'notFound' | 'inUse' | 'unsupportedSettings' | 'generic' | 'noSupport'
-type View =
-  | { kind: 'starting' }
-  | { kind: 'live' }
-  | { kind: 'switching' }
+/** What the dialog shows besides the camera: the photo to confirm, or picking a file. */
+type Mode =
+  | { kind: 'camera' }
   | { kind: 'review'; file: File; url: string }
   | { kind: 'upload'; problem?: CameraProblem }
-  | { kind: 'failed'; problem: CameraProblem }
-
-function problemOf(error: unknown): CameraProblem {
-  const name = error instanceof DOMException ? error.name : ''
-  if (name === 'NotAllowedError' || name === 'SecurityError') return 'denied'
-  if (name === 'NotFoundError' || name === 'DevicesNotFoundError') return 'notFound'
-  if (name === 'NotReadableError' || name === 'TrackStartError') return 'inUse'
-  if (name === 'OverconstrainedError' || name === 'ConstraintNotSatisfiedError') return 'unsupportedSettings'
-  return 'generic'
-}
-
-const hasCameraSupport = () =>
-  typeof navigator !== 'undefined' && Boolean(navigator.mediaDevices?.getUserMedia)
 
 export interface CameraDialogProps {
   open: boolean
@@ -42,117 +25,59 @@ export interface CameraDialogProps {
 /**
  * Take a photo of an item (spec 001 §2 "Camera and photo capture dialog", §4, §9): live preview
  * (mirrored for the front camera), a front/back switch where there are several cameras, capture,
- * Retake / Confirm, and picking a file instead when there is no camera or it fails.
+ * Retake / Confirm, and picking a file instead when there is no camera or it fails. The camera itself
+ * (permission, cameras, errors) is components/camera, shared with the scan dialog.
  */
 export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
   const { t } = useTranslation('items')
-  const dialog = useRef<HTMLDialogElement>(null)
-  const video = useRef<HTMLVideoElement>(null)
-  const stream = useRef<MediaStream | null>(null)
-  const titleId = useId()
-  const [view, setView] = useState<View>({ kind: 'starting' })
-  const [facing, setFacing] = useState<Facing>('environment')
-  const [cameras, setCameras] = useState(0)
+  const camera = useCamera()
+  const { start, stop, setNotice } = camera
+  const [mode, setMode] = useState<Mode>({ kind: 'camera' })
   const [processing, setProcessing] = useState(false)
-  const [notice, setNotice] = useState<string | null>(null)
-
-  // Every start counts up; stopping counts up too, so a start still waiting for its stream knows it is
-  // no longer wanted and stops the stream the moment it arrives (the dialog was closed meanwhile).
-  const attempt = useRef(0)
-
-  const releaseStream = useCallback(() => {
-    stream.current?.getTracks().forEach((track) => track.stop())
-    stream.current = null
-  }, [])
-
-  const stopStream = useCallback(() => {
-    attempt.current++
-    releaseStream()
-  }, [releaseStream])
-
-  const startCamera = useCallback(
-    async (wanted: Facing, switching = false) => {
-      if (!hasCameraSupport()) {
-        setView({ kind: 'upload', problem: 'noSupport' })
-        return
-      }
-      const mine = ++attempt.current
-      const stillWanted = () => attempt.current === mine
-      setView({ kind: switching ? 'switching' : 'starting' })
-      await new Promise((resolve) => setTimeout(resolve, CAMERA.startDelayMs))
-      if (!stillWanted()) return
-      try {
-        const next = await navigator.mediaDevices.getUserMedia({
-          audio: false,
-          video: {
-            facingMode: wanted,
-            width: { ideal: CAMERA.idealWidth, max: CAMERA.maxWidth },
-            height: { ideal: CAMERA.idealHeight, max: CAMERA.maxHeight },
-          },
-        })
-        if (!stillWanted()) {
-          next.getTracks().forEach((track) => track.stop())
-          return
-        }
-        releaseStream()
-        stream.current = next
-        if (video.current) {
-          video.current.srcObject = next
-          await video.current.play().catch(() => undefined)
-        }
-        const devices = await navigator.mediaDevices.enumerateDevices().catch(() => [])
-        if (!stillWanted()) return
-        setCameras(devices.filter((device) => device.kind === 'videoinput').length)
-        setFacing(wanted)
-        setView({ kind: 'live' })
-      } catch (error) {
-        if (!stillWanted()) return
-        if (switching && stream.current) {
-          // The other camera failed: keep the one that works.
-          setNotice(t('camera.switchFailed'))
-          setView({ kind: 'live' })
-          return
-        }
-        releaseStream()
-        if (switching) setNotice(t('camera.switchingFailed'))
-        setView({ kind: 'failed', problem: problemOf(error) })
-      }
-    },
-    [releaseStream, t],
-  )
+  const [message, setMessage] = useState<string | null>(null)
 
   useEffect(() => {
-    const element = dialog.current
-    if (!element) return
-    if (open && !element.open) {
-      element.showModal?.()
-      setNotice(null)
-      void startCamera('environment')
-    }
-    if (!open && element.open) element.close?.()
-    if (!open) stopStream()
-  }, [open, startCamera, stopStream])
+    if (open) void start('environment')
+    else stop()
+  }, [open, start, stop])
 
-  useEffect(() => stopStream, [stopStream])
+  /** The next opening starts afresh. */
+  const reset = () => {
+    setMode({ kind: 'camera' })
+    setMessage(null)
+    setNotice(null)
+  }
+
+  const state = camera.state
+  const view =
+    mode.kind !== 'camera'
+      ? mode
+      : state.kind === 'off'
+        ? state.problem
+          ? ({ kind: 'upload', problem: state.problem } as const)
+          : ({ kind: 'starting' } as const)
+        : state
+  const notice = message ?? (camera.notice ? t(`camera.${camera.notice}`) : null)
 
   const close = () => {
-    stopStream()
-    if (view.kind === 'review') URL.revokeObjectURL(view.url)
+    stop()
+    if (mode.kind === 'review') URL.revokeObjectURL(mode.url)
+    reset()
     onClose()
   }
 
   const capture = () => {
-    const source = video.current
+    const source = camera.video.current
     if (!source) {
-      setNotice(t('camera.videoMissing'))
+      setMessage(t('camera.videoMissing'))
       return
     }
-    if (!stream.current) {
-      setNotice(t('camera.notReady'))
+    if (!camera.stream.current) {
+      setMessage(t('camera.notReady'))
       return
     }
     if (source.readyState < 2) {
-      setNotice(t('camera.streamNotReady'))
+      setMessage(t('camera.streamNotReady'))
       return
     }
     const canvas = document.createElement('canvas')
@@ -160,27 +85,27 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
     canvas.height = source.videoHeight || CAMERA.idealHeight
     const context = canvas.getContext('2d')
     if (!context) {
-      setNotice(t('camera.noCanvas'))
+      setMessage(t('camera.noCanvas'))
       return
     }
     try {
       context.drawImage(source, 0, 0, canvas.width, canvas.height)
     } catch {
-      setNotice(t('camera.unexpected'))
+      setMessage(t('camera.unexpected'))
       return
     }
     canvas.toBlob(
       (blob) => {
         if (!blob) {
-          setNotice(t('camera.captureFailed'))
+          setMessage(t('camera.captureFailed'))
           return
         }
         if (blob.size === 0) {
-          setNotice(t('camera.invalidCapture'))
+          setMessage(t('camera.invalidCapture'))
           return
         }
         const file = new File([blob], `photo_${Date.now()}.jpg`, { type: 'image/jpeg' })
-        setView({ kind: 'review', file, url: URL.createObjectURL(file) })
+        setMode({ kind: 'review', file, url: URL.createObjectURL(file) })
       },
       'image/jpeg',
       JPEG_QUALITY,
@@ -191,40 +116,42 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
     if (!file) return
     const problem = await pictureProblem(file, t('upload.notAnImage'))
     if (problem) {
-      setNotice(problem)
+      setMessage(problem)
       return
     }
-    setNotice(null)
-    setView({ kind: 'review', file, url: URL.createObjectURL(file) })
+    setMessage(null)
+    setMode({ kind: 'review', file, url: URL.createObjectURL(file) })
   }
 
   const retake = () => {
-    if (view.kind === 'review') URL.revokeObjectURL(view.url)
+    if (mode.kind === 'review') URL.revokeObjectURL(mode.url)
+    setMessage(null)
     setNotice(null)
-    if (stream.current) setView({ kind: 'live' })
-    else setView({ kind: 'upload' })
+    if (camera.stream.current) setMode({ kind: 'camera' })
+    else setMode({ kind: 'upload' })
   }
 
   const confirm = () => {
-    if (view.kind !== 'review') {
-      setNotice(t('camera.photoMissing'))
+    if (mode.kind !== 'review') {
+      setMessage(t('camera.photoMissing'))
       return
     }
-    if (view.file.size === 0) {
-      setNotice(t('camera.invalidCapture'))
+    if (mode.file.size === 0) {
+      setMessage(t('camera.invalidCapture'))
       return
     }
-    if (!view.file.type.startsWith('image/')) {
-      setNotice(t('camera.invalidImage'))
+    if (!mode.file.type.startsWith('image/')) {
+      setMessage(t('camera.invalidImage'))
       return
     }
     setProcessing(true)
     try {
-      stopStream()
-      URL.revokeObjectURL(view.url)
-      onConfirm(view.file)
+      stop()
+      URL.revokeObjectURL(mode.url)
+      reset()
+      onConfirm(mode.file)
     } catch {
-      setNotice(t('camera.processFailed'))
+      setMessage(t('camera.processFailed'))
     } finally {
       setProcessing(false)
     }
@@ -239,150 +166,88 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
   const liveVisible = view.kind === 'live' || view.kind === 'switching' || view.kind === 'starting'
 
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault()
-        close()
-      }}
-      onClick={(event) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (event.target === dialog.current) close()
-      }}
-      className="m-auto w-[calc(100%-1rem)] max-w-2xl rounded-lg border border-border bg-surface p-0 text-fg shadow-lg backdrop:bg-black/60"
-    >
-      {open ? (
-        <div className="flex flex-col gap-4 p-4 sm:p-6">
-          <div className="flex items-center justify-between gap-4">
-            <h2 id={titleId} className="text-lg font-semibold tracking-tight">
-              {title}
-            </h2>
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={t('camera.close')}
-              onClick={close}
-              icon={<X aria-hidden="true" />}
-            />
-          </div>
+    <CameraDialogShell open={open} title={title} closeLabel={t('camera.close')} onClose={close}>
+      <CameraPreview
+        videoRef={camera.video}
+        facing={camera.facing}
+        state={camera.state}
+        showVideo={liveVisible}
+        hidden={!liveVisible && view.kind !== 'review'}
+        label={t('camera.preview')}
+        startingText={t('camera.starting')}
+        switchingText={t('camera.switching')}
+      >
+        {view.kind === 'review' ? (
+          <img src={view.url} alt={t('camera.captured')} className="size-full object-contain" />
+        ) : null}
+      </CameraPreview>
 
-          <div
-            className={cn(
-              'relative aspect-video w-full overflow-hidden rounded-md bg-black',
-              !liveVisible && view.kind !== 'review' && 'hidden',
-            )}
+      {view.kind === 'failed' || view.kind === 'upload' ? (
+        <PictureFallback
+          problem={view.problem ? t(`camera.problems.${view.problem}`) : null}
+          chooseText={t('camera.chooseFile')}
+          onPick={(file) => void pick(file)}
+        />
+      ) : null}
+
+      {notice ? (
+        <p role="status" className="text-sm text-danger">
+          {notice}
+        </p>
+      ) : null}
+
+      <div className="flex flex-wrap justify-end gap-2">
+        {view.kind === 'failed' ? (
+          <Button
+            variant="secondary"
+            icon={<RefreshCw aria-hidden="true" />}
+            onClick={() => void start(camera.facing)}
           >
-            <video
-              ref={video}
-              playsInline
-              muted
-              aria-label={t('camera.preview')}
-              className={cn(
-                'size-full object-contain',
-                facing === 'user' && '-scale-x-100',
-                !liveVisible && 'hidden',
-              )}
-            />
-            {view.kind === 'review' ? (
-              <img src={view.url} alt={t('camera.captured')} className="size-full object-contain" />
-            ) : null}
-            {view.kind === 'starting' || view.kind === 'switching' ? (
-              <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/60 text-white">
-                <Spinner
-                  size="lg"
-                  label={view.kind === 'switching' ? t('camera.switching') : t('camera.starting')}
-                />
-                <span className="text-sm">
-                  {view.kind === 'switching' ? t('camera.switching') : t('camera.starting')}
-                </span>
-              </div>
-            ) : null}
-          </div>
-
-          {view.kind === 'failed' || view.kind === 'upload' ? (
-            <div className="flex flex-col gap-3">
-              {view.problem ? (
-                <p
-                  role="alert"
-                  className="rounded-md border border-warning/30 bg-warning-soft p-3 text-sm text-fg"
-                >
-                  {t(`camera.problems.${view.problem}`)}
-                </p>
-              ) : null}
-              <label className="flex cursor-pointer flex-col items-center gap-2 rounded-md border border-dashed border-border-strong px-4 py-8 text-center text-sm text-fg-muted focus-within:outline-2 focus-within:outline-offset-2 hover:bg-surface-2">
-                <ImageUp aria-hidden="true" className="size-6" />
-                <span className="font-medium text-fg">{t('camera.chooseFile')}</span>
-                <input
-                  type="file"
-                  accept="image/*"
-                  className="sr-only"
-                  onChange={(event) => void pick(event.target.files?.[0])}
-                />
-              </label>
-            </div>
-          ) : null}
-
-          {notice ? (
-            <p role="status" className="text-sm text-danger">
-              {notice}
-            </p>
-          ) : null}
-
-          <div className="flex flex-wrap justify-end gap-2">
-            {view.kind === 'failed' ? (
+            {t('camera.tryAgain')}
+          </Button>
+        ) : null}
+        {view.kind === 'live' ? (
+          <>
+            {camera.cameras > 1 ? (
               <Button
                 variant="secondary"
-                icon={<RefreshCw aria-hidden="true" />}
-                onClick={() => void startCamera(facing)}
+                icon={<SwitchCamera aria-hidden="true" />}
+                onClick={camera.switchCamera}
               >
-                {t('camera.tryAgain')}
+                {t('camera.switch')}
               </Button>
             ) : null}
-            {view.kind === 'live' ? (
-              <>
-                {cameras > 1 ? (
-                  <Button
-                    variant="secondary"
-                    icon={<SwitchCamera aria-hidden="true" />}
-                    onClick={() => void startCamera(facing === 'user' ? 'environment' : 'user', true)}
-                  >
-                    {t('camera.switch')}
-                  </Button>
-                ) : null}
-                <Button
-                  variant="secondary"
-                  icon={<ImageUp aria-hidden="true" />}
-                  onClick={() => {
-                    stopStream()
-                    setView({ kind: 'upload' })
-                  }}
-                >
-                  {t('camera.uploadInstead')}
-                </Button>
-                <Button icon={<Camera aria-hidden="true" />} onClick={capture}>
-                  {t('camera.capture')}
-                </Button>
-              </>
-            ) : null}
-            {view.kind === 'review' ? (
-              <>
-                <Button
-                  variant="secondary"
-                  icon={<RotateCcw aria-hidden="true" />}
-                  onClick={retake}
-                  disabled={processing}
-                >
-                  {t('camera.retake')}
-                </Button>
-                <Button onClick={confirm} loading={processing}>
-                  {processing ? t('camera.processing') : t('camera.confirm')}
-                </Button>
-              </>
-            ) : null}
-          </div>
-        </div>
-      ) : null}
-    </dialog>
+            <Button
+              variant="secondary"
+              icon={<ImageUp aria-hidden="true" />}
+              onClick={() => {
+                stop()
+                setMode({ kind: 'upload' })
+              }}
+            >
+              {t('camera.uploadInstead')}
+            </Button>
+            <Button icon={<CameraIcon aria-hidden="true" />} onClick={capture}>
+              {t('camera.capture')}
+            </Button>
+          </>
+        ) : null}
+        {view.kind === 'review' ? (
+          <>
+            <Button
+              variant="secondary"
+              icon={<RotateCcw aria-hidden="true" />}
+              onClick={retake}
+              disabled={processing}
+            >
+              {t('camera.retake')}
+            </Button>
+            <Button onClick={confirm} loading={processing}>
+              {processing ? t('camera.processing') : t('camera.confirm')}
+            </Button>
+          </>
+        ) : null}
+      </div>
+    </CameraDialogShell>
   )
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { ScanButton } from '@/components/scan-button'
 import { buttonClasses } from '@/components/ui/button'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
@@ -30,9 +31,13 @@ export function ItemsPage() {
       id="main-content"
       className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12"
     >
-      <header className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('mine.title')}</h1>
-        <p className="text-fg-muted">{t('mine.intro')}</p>
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('mine.title')}</h1>
+          <p className="text-fg-muted">{t('mine.intro')}</p>
+        </div>
+        {/* Issue 27: a label on a thing in hand opens that thing. */}
+        <ScanButton />
       </header>
       <ItemSearchBar
         state={search}
