@@ -208,6 +208,9 @@ async function screenScripts(browser, base, session, url) {
     })
   })
   await page.goto(`${base}${url}`, { waitUntil: 'networkidle' })
+  // The screen's heading is there once its code, strings and first data are; then quiet again.
+  await page.locator('h1').first().waitFor({ timeout: 30_000 })
+  await page.waitForLoadState('networkidle')
   const landed = new URL(page.url()).pathname
   await context.close()
   const files = []
@@ -286,7 +289,7 @@ try {
   })
   const jsRows = []
   try {
-    for (const [name, url] of [['landing (signed out)', '/'], ['login (signed out)', '/login'], ...screens]) {
+    for (const [name, url] of [['landing (signed out)', '/'], ...screens]) {
       const signedIn = !name.includes('signed out')
       const js = await screenScripts(browser, base, signedIn ? session : undefined, url)
       if (signedIn && js.landed !== url.replace(/\/$/, '')) throw new Error(`${url} ended at ${js.landed}`)
