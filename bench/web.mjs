@@ -8,7 +8,7 @@
 //                               exits 1 when a signed-in screen loads more than JS_BUDGET_SIGNED_IN_KB
 //                               of compressed JavaScript (usable as a check; README untouched)
 import { createServer } from 'node:http'
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
@@ -251,6 +251,11 @@ async function medianAudit(chrome, url, prepare) {
 async function audit(chrome, url, prepare) {
   if (prepare) await prepare()
   const lhr = await runLighthouse(chrome, url, prepare ? { disableStorageReset: true } : {})
+  // BENCH_LHR_DIR=<dir>: every report kept as JSON, for Lighthouse's diagnostics (where the time goes).
+  if (process.env.BENCH_LHR_DIR) {
+    const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, '_') || 'root'}-${Date.now()}.json`
+    await writeFile(path.join(process.env.BENCH_LHR_DIR, name), JSON.stringify(lhr))
+  }
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
   )
