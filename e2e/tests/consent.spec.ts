@@ -195,3 +195,34 @@ test.describe('in dark mode', () => {
     await axe.expectNoA11yViolations(page)
   })
 })
+
+test.describe('a visitor who has chosen', () => {
+  test.use({ consentDecided: true })
+
+  test('the app loads no consent code until the footer asks for the preferences (issue 27)', async ({
+    page,
+  }) => {
+    const consentLibrary = /\/assets\/consent-[A-Za-z0-9_-]{8}\.js$/
+    const scripts: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url())
+    })
+    await page.goto('/no/such/page')
+    const footerButton = page.getByRole('contentinfo').getByRole('button', { name: 'Cookie preferences' })
+    await expect(footerButton).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(scripts.filter((url) => consentLibrary.test(url))).toEqual([])
+    await expect(consentBox(page)).toBeHidden()
+
+    await footerButton.click()
+    await expect(preferences(page)).toBeVisible()
+    expect(scripts.some((url) => consentLibrary.test(url))).toBe(true)
+    // The earlier choice is what the preferences show.
+    await expect(preferences(page).locator('input[value="analytics"]')).not.toBeChecked()
+    await preferences(page).getByRole('button', { name: 'Close' }).click()
+    await expect(preferences(page)).toBeHidden()
+    // Asked again, it opens again (now through the library's own listener).
+    await footerButton.click()
+    await expect(preferences(page)).toBeVisible()
+  })
+})

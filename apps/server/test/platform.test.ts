@@ -1,4 +1,5 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,6 +10,7 @@ import { type TestApp, createTestApp } from './support/test-app'
 
 let t: TestApp
 let webDir: string
+const BIG_CHUNK = `export const words = ${JSON.stringify(Array.from({ length: 800 }, (_, i) => `word${i}`))}\n`
 beforeAll(async () => {
   webDir = await mkdtemp(path.join(os.tmpdir(), 'circles-web-'))
   await mkdir(path.join(webDir, 'assets'))
@@ -17,6 +19,10 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>Circles</title></head><body><div id="root"></div></body></html>',
   )
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)')
+  // As apps/web/scripts/precompress.mjs leaves a big chunk: brotli and gzip copies beside it.
+  await writeFile(path.join(webDir, 'assets', 'big-abc123.js'), BIG_CHUNK)
+  await writeFile(path.join(webDir, 'assets', 'big-abc123.js.br'), brotliCompressSync(BIG_CHUNK))
+  await writeFile(path.join(webDir, 'assets', 'big-abc123.js.gz'), gzipSync(BIG_CHUNK))
   await mkdir(path.join(webDir, '.vite'))
   await writeFile(path.join(webDir, '.vite', 'manifest.json'), '{}')
   for (const language of ['en', 'de']) {
@@ -216,5 +222,35 @@ describe('compression', () => {
     expect(gz.statusCode).toBe(200)
     const plain = await t.app.inject({ url: '/api/docs/json' })
     expect(plain.headers['content-encoding']).toBeUndefined()
+  })
+
+  it('sends the brotli or gzip copy written at build time as it is, with Vary: Accept-Encoding', async () => {
+    const url = '/assets/big-abc123.js'
+    const br = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } })
+    expect(br.statusCode).toBe(200)
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers['content-type']).toMatch(/javascript/)
+    expect(br.headers.vary).toMatch(/accept-encoding/i)
+    expect(br.headers['cache-control']).toContain('immutable')
+    // The very bytes on disk (quality 11 there), not compressed a second time.
+    expect(br.rawPayload.equals(brotliCompressSync(BIG_CHUNK))).toBe(true)
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_CHUNK)
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length)
+
+    const gz = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } })
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gz.headers.vary).toMatch(/accept-encoding/i)
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_CHUNK)
+
+    const plain = await t.app.inject({ url })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers.vary).toMatch(/accept-encoding/i)
+    expect(plain.body).toBe(BIG_CHUNK)
+  })
+
+  it('never serves the compressed copies under their own names', async () => {
+    for (const url of ['/assets/big-abc123.js.br', '/assets/big-abc123.js.gz']) {
+      expect((await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } })).statusCode).toBe(404)
+    }
   })
 })

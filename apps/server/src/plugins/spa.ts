@@ -111,9 +111,15 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       // Only files come from disk. Pages (no extension) and HTML go through the handler below, which
       // picks the language and adds the runtime config.
       index: false,
+      // apps/web/scripts/precompress.mjs writes `<file>.br` and `<file>.gz` at build time: sent as they
+      // are to browsers that accept them (Content-Encoding, Vary: Accept-Encoding), so no answer from
+      // disk is compressed per request; a file without them goes through @fastify/compress as before.
+      preCompressed: true,
       allowedPath: (pathname) =>
         path.extname(pathname) !== '' &&
         !pathname.endsWith('.html') &&
+        // The compressed copies only by their file's own name, never as raw bytes of their own.
+        !/\.(br|gz)$/.test(pathname) &&
         !pathname.startsWith('/prerender/') &&
         !pathname.startsWith('/.vite/'),
       setHeaders(reply, filePath) {

@@ -9,6 +9,7 @@ import { RouterProvider } from 'react-router'
 import { AppProviders } from '@/app/providers'
 import { router } from '@/app/router'
 import { startShellServices } from '@/app/shell-services'
+import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
 import { initPwaInstall } from '@/lib/pwa-install'
 import { storedLanguage } from '@/lib/session'
@@ -45,9 +46,10 @@ const startLanguage: Language =
   pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
 
 // The consent dialog is often the largest thing on a first visit: start it now, beside the app, not
-// after hydration (shell-services.ts calls the same, idempotent, init again). On the prerendered pages
-// hydrated-page-entry.ts has started it already; this returns that one.
-void import('@/lib/consent').then(({ initConsent }) => initConsent(startLanguage))
+// after hydration (shell-services.ts calls the same, idempotent, start again). On the prerendered pages
+// hydrated-page-entry.ts has started it already; this returns that one. A visitor who has chosen
+// loads none of it (lib/consent-start.ts).
+startConsent(startLanguage)
 
 const app = (
   <StrictMode>

@@ -1,6 +1,7 @@
 import { supportedLanguage, type Language } from '@circles/shared'
 import type { i18n as I18n } from 'i18next'
 import { router } from '@/app/router'
+import { followConsentLanguage, startConsent } from '@/lib/consent-start'
 import { queryClient } from '@/lib/query-client'
 import { getSession, subscribeSession } from '@/lib/session'
 import { watchSessionExpiry } from '@/lib/session-expiry'
@@ -26,8 +27,8 @@ function startRealtimeWhenSignedIn(): void {
 
 /**
  * What runs beside React once per page load: the session's expiry timer, the real-time connection
- * (lib/realtime), and the cookie consent, whose
- * code and texts load after the first paint (the landing page starts the same modules on its own).
+ * (lib/realtime), and the cookie consent, whose code and texts load after the first paint, and only when
+ * the visitor has not chosen yet (lib/consent-start.ts; the landing page starts the same modules on its own).
  */
 export function startShellServices(i18n: I18n): void {
   if (started) return
@@ -35,8 +36,6 @@ export function startShellServices(i18n: I18n): void {
   watchSessionExpiry()
   startRealtimeWhenSignedIn()
   void import('@/lib/report-time-zone').then(({ reportTimeZone }) => reportTimeZone())
-  void import('@/lib/consent').then(({ initConsent, setConsentLanguage }) => {
-    void initConsent(toLanguage(i18n.resolvedLanguage ?? i18n.language))
-    i18n.on('languageChanged', (language: string) => void setConsentLanguage(toLanguage(language)))
-  })
+  startConsent(toLanguage(i18n.resolvedLanguage ?? i18n.language))
+  i18n.on('languageChanged', (language: string) => followConsentLanguage(toLanguage(language)))
 }

@@ -11,7 +11,8 @@ const renderCard = async (item: TItem, language: 'en' | 'de' = 'en') => {
     namespaces: ['items', 'loans'],
     language,
   })
-  await screen.findByRole('heading', { name: 'Cordless drill' })
+  // Level 2: the cards sit right under the list's h1 (Lighthouse's heading-order, issue 27).
+  await screen.findByRole('heading', { level: 2, name: 'Cordless drill' })
 }
 
 describe('item card: lending badges (issue 26)', () => {

@@ -26,7 +26,7 @@ export function ItemCard({ item, actions }: { item: TItem; actions?: ReactNode }
           className="aspect-[4/3] w-full"
         />
         <div className="flex flex-1 flex-col gap-1.5 p-4">
-          <h3 className="font-semibold tracking-tight text-fg group-hover:text-accent-text">{item.name}</h3>
+          <h2 className="font-semibold tracking-tight text-fg group-hover:text-accent-text">{item.name}</h2>
           {item.hasPendingHandovers || item.locked || hasLendingBadges(item.lending) ? (
             <div className="flex flex-wrap gap-1.5">
               {item.hasPendingHandovers ? <Badge tone="warning">{t('detail.pending')}</Badge> : null}

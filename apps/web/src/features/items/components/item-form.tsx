@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { LIMITS, MESSAGES, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
 import { Camera, ImagePlus, ImageUp, RotateCw, X } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Button, buttonClasses } from '@/components/ui/button'
@@ -23,8 +23,10 @@ import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
 import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
 import { compressImage } from '../lib/compress-image'
 import { pictureProblem, PICTURE_TYPES } from '@/lib/picture-check'
-import { CameraDialog } from './camera-dialog'
 import { PrivateImage } from '@/components/private-image'
+
+/** The camera's code loads when the camera is first asked for, not with every item form (docs/decisions/0055). */
+const CameraDialog = lazy(() => import('./camera-dialog').then((m) => ({ default: m.CameraDialog })))
 
 /** Why the picture did not go up: the upload's own failures, or still too large after shrinking. */
 type PictureFailure = UploadFailure | { reason: 'tooLarge'; size: string }
@@ -60,6 +62,8 @@ export function ItemForm({
   const update = useUpdateItem(item?.id ?? '')
   const [removePicture, setRemovePicture] = useState(false)
   const [cameraOpen, setCameraOpen] = useState(false)
+  /** Mounted from the first open on, so closing it keeps its own behaviour (focus back, stream stopped). */
+  const [cameraWanted, setCameraWanted] = useState(false)
   const queryClient = useQueryClient()
   const [file, setFile] = useState<File | null>(null)
   // A refused pick stands until a real picture or none is chosen: the form does not save meanwhile.
@@ -232,7 +236,10 @@ export function ItemForm({
               size="sm"
               icon={<Camera aria-hidden="true" />}
               disabled={busy}
-              onClick={() => setCameraOpen(true)}
+              onClick={() => {
+                setCameraWanted(true)
+                setCameraOpen(true)
+              }}
             >
               {t('camera.open')}
             </Button>
@@ -249,16 +256,20 @@ export function ItemForm({
           </div>
         )}
       </FormField>
-      <CameraDialog
-        open={cameraOpen}
-        onClose={() => setCameraOpen(false)}
-        onConfirm={(photo) => {
-          latestPick.current++
-          setPickProblem(null)
-          setFile(photo)
-          setCameraOpen(false)
-        }}
-      />
+      {cameraWanted ? (
+        <Suspense fallback={null}>
+          <CameraDialog
+            open={cameraOpen}
+            onClose={() => setCameraOpen(false)}
+            onConfirm={(photo) => {
+              latestPick.current++
+              setPickProblem(null)
+              setFile(photo)
+              setCameraOpen(false)
+            }}
+          />
+        </Suspense>
+      ) : null}
 
       {upload.phase === 'preparing' ? (
         <p role="status" className="text-sm text-fg-muted">

@@ -1,5 +1,4 @@
 import { LIMITS } from '@circles/shared'
-import imageCompression from 'browser-image-compression'
 // The library's own build, served from our origin: its worker imports it from here, never from a CDN.
 import libURL from 'browser-image-compression/dist/browser-image-compression.js?url'
 
@@ -27,6 +26,9 @@ async function needsShrinking(file: File): Promise<boolean> {
 export async function compressImage(file: File): Promise<{ file: File; fellBack: boolean }> {
   if (!(await needsShrinking(file))) return { file, fellBack: false }
   try {
+    // Loaded only for a picture that needs it (most phone photos do, a screenshot may not), never with
+    // the items page (docs/decisions/0055).
+    const { default: imageCompression } = await import('browser-image-compression')
     const smaller = await imageCompression(file, {
       maxSizeMB: MAX_SIZE_MB,
       maxWidthOrHeight: LIMITS.maxImageSide,
