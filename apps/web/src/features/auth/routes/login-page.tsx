@@ -231,7 +231,12 @@ export function LoginPage() {
       <div className="flex flex-col gap-5">
         <LoginNotices resetDone={resetDone} invitation={invitationToken} unverified={unverified} />
 
-        <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
+        <Form
+          form={form}
+          onSubmit={onSubmit}
+          className="flex flex-col gap-5"
+          offlineReason={t('offline.signIn')}
+        >
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
             {(field) => (
               <EmailInput
