@@ -103,7 +103,8 @@ async function request<S extends z.ZodType | undefined>(
   } catch (error) {
     // A cancelled query is not a failure to report; let the caller see the AbortError as is.
     if (error instanceof DOMException && error.name === 'AbortError') throw error
-    reportNetworkFailure()
+    // fetch rejects with a TypeError when no answer came (offline, DNS, connection refused).
+    if (error instanceof TypeError) reportNetworkFailure()
     const reason = error instanceof Error ? error.message : String(error)
     throw new ApiError(`Failed to ${method.toLowerCase()} ${lastPathSegment(path)}: ${reason}`, {
       status: 0,

@@ -31,12 +31,16 @@ function publish(): void {
 
 function startProbe(): void {
   if (probe !== undefined || typeof window === 'undefined') return
-  probe = setInterval(() => {
-    fetch(PROBE_URL, { method: 'GET', cache: 'no-store' }).then(
-      () => reportServerAnswered(),
-      () => undefined,
-    )
-  }, PROBE_MS)
+  probe = setInterval(() => void askServer(), PROBE_MS)
+}
+
+async function askServer(): Promise<void> {
+  try {
+    await fetch(PROBE_URL, { method: 'GET', cache: 'no-store' })
+    reportServerAnswered()
+  } catch {
+    // Still no answer: stays offline.
+  }
 }
 
 function stopProbe(): void {
