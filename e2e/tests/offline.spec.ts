@@ -49,6 +49,27 @@ function storedQueryEntries(page: Page): Promise<number> {
   )
 }
 
+/** The query keys of the stored cache's entry (IndexedDB 'circles-offline'), as JSON. */
+function storedQueryKeys(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const open = indexedDB.open('circles-offline')
+        open.onupgradeneeded = () => open.result.createObjectStore('query-cache')
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('query-cache')) return resolve([])
+          const all = db.transaction('query-cache').objectStore('query-cache').getAll()
+          all.onsuccess = () => {
+            const entries = all.result as { clientState: { queries: { queryKey: unknown }[] } }[]
+            resolve(entries.flatMap((e) => e.clientState.queries.map((q) => JSON.stringify(q.queryKey))))
+            db.close()
+          }
+        }
+      }),
+  )
+}
+
 const offlineNotice = (page: Page) => page.getByTestId('offline-notice')
 const deviceCheck = (page: Page) => page.getByTestId('ledger-device-check')
 
@@ -62,10 +83,12 @@ async function visitOnline(page: Page, circleId: string, itemId: string) {
   await expect(page.getByText('Linden Street').first()).toBeVisible()
   await page.goto(`/items/${itemId}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Wheelbarrow' })).toBeVisible()
+  await expect.poll(() => storedQueryKeys(page)).toContain(JSON.stringify(['items', 'detail', itemId]))
   await page.goto(`/blockchain/circle/${circleId}`)
   await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
   await expect(page.getByText('In the signed log')).toHaveCount(2)
-  await expect.poll(() => storedQueryEntries(page)).toBe(1)
+  await expect.poll(() => storedQueryKeys(page)).toContain(JSON.stringify(['blocks', circleId, null]))
+  expect(await storedQueryEntries(page)).toBe(1)
 }
 
 test('the visited pages open offline with their data, the ledger checked on stored proofs, actions disabled', async ({
@@ -150,9 +173,16 @@ test('the sign-in page offline says so; after signing out nothing of the person 
   await page.getByRole('button', { name: 'Log out' }).click()
   await page.waitForURL((url) => url.pathname === '/')
   expect(await storedQueryEntries(page)).toBe(0)
-  expect(
-    await page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('circles-pages'))),
-  ).toEqual([])
+  // The page caches were deleted; what the worker cached since is the public landing page alone.
+  const cachedPages = await page.evaluate(async () => {
+    const urls: string[] = []
+    for (const name of await caches.keys()) {
+      if (!name.startsWith('circles-pages')) continue
+      for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname)
+    }
+    return urls
+  })
+  expect(cachedPages.filter((path) => path !== '/')).toEqual([])
 
   await context.setOffline(true)
   await page.goto(`/blockchain/circle/${circleId}`).catch(() => undefined)

@@ -92,18 +92,34 @@ export function persistQueriesOnChange(
   currentUserId: () => string | null,
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined
+  const write = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    const userId = currentUserId()
+    if (userId) void persistQueryCache(queryClient, userId).catch(() => undefined)
+  }
   const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' && event.type !== 'removed') return
-    if (timer !== undefined) return
-    timer = setTimeout(() => {
-      timer = undefined
-      const userId = currentUserId()
-      if (userId) void persistQueryCache(queryClient, userId).catch(() => undefined)
-    }, THROTTLE_MS)
+    timer ??= setTimeout(write, THROTTLE_MS)
   })
+  // A page left (or the app put away) within the throttle still writes what it fetched.
+  const flush = () => {
+    if (timer !== undefined) write()
+  }
+  const onVisibility = () => {
+    if (document.visibilityState === 'hidden') flush()
+  }
+  if (typeof window !== 'undefined') {
+    window.addEventListener('pagehide', flush)
+    document.addEventListener('visibilitychange', onVisibility)
+  }
   return () => {
     if (timer !== undefined) clearTimeout(timer)
     unsubscribe()
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('pagehide', flush)
+      document.removeEventListener('visibilitychange', onVisibility)
+    }
   }
 }
 
