@@ -93,7 +93,9 @@ function OfflineBanner({ shownAt }: { shownAt: number | null }) {
             </time>
           )}
         </span>{' '}
-        <span className="text-fg-muted">{t('offline.body')}</span>
+        <span className="text-fg-muted">
+          {shownAt === null ? t('offline.bodyNothingShown') : t('offline.body')}
+        </span>
       </p>
     </div>
   )

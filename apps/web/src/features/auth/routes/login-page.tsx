@@ -259,6 +259,7 @@ export function LoginPage() {
                 className="w-full"
                 icon={<KeyRound aria-hidden="true" />}
                 onClick={choosePasskey}
+                needsServer
               >
                 {t('login.usePasskey')}
               </Button>
