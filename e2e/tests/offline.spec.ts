@@ -83,7 +83,14 @@ async function visitOnline(page: Page, circleId: string, itemId: string) {
   await expect(page.getByText('Linden Street').first()).toBeVisible()
   await page.goto(`/items/${itemId}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Wheelbarrow' })).toBeVisible()
-  await expect.poll(() => storedQueryKeys(page)).toContain(JSON.stringify(['items', 'detail', itemId]))
+  await expect
+    .poll(() => storedQueryKeys(page))
+    .toEqual(
+      expect.arrayContaining([
+        JSON.stringify(['items', 'detail', itemId]),
+        JSON.stringify(['items', 'lending', 'item-asks', itemId]),
+      ]),
+    )
   await page.goto(`/blockchain/circle/${circleId}`)
   await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
   await expect(page.getByText('In the signed log')).toHaveCount(2)
@@ -121,7 +128,7 @@ test('the visited pages open offline with their data, the ledger checked on stor
   // Another page, offline: the item with its actions disabled.
   await page.goto(`/items/${itemId}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Wheelbarrow' })).toBeVisible()
-  await expect(offlineNotice(page)).toBeVisible()
+  await expect(offlineNotice(page)).toContainText('Offline, as of')
   const remove = page.getByRole('button', { name: 'Delete item' })
   await expect(remove).toBeDisabled()
   await expect(remove).toHaveAttribute('title', "You're offline: connect to do this.")
@@ -190,6 +197,8 @@ test('the sign-in page offline says so; after signing out nothing of the person 
   await expect(page.getByText('Linden Street')).toHaveCount(0)
 
   await page.goto('/login').catch(() => undefined)
+  await expect(offlineNotice(page)).toHaveText(/You're offline\s*Changes need a connection\./)
+  await expect(page.getByRole('button', { name: 'Use a passkey' })).toBeDisabled()
   await expect(page.getByTestId('offline-reason')).toHaveText(
     "You're offline: connect to the internet to sign in.",
   )
