@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
+// The build's id: a device's stored query cache from another build is dropped (src/pwa/offline, ADR 0054).
+process.env.VITE_BUILD_ID ??= new Date().toISOString()
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

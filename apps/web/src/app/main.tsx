@@ -12,7 +12,9 @@ import { startShellServices } from '@/app/shell-services'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
 import { initPwaInstall } from '@/lib/pwa-install'
+import { queryClient } from '@/lib/query-client'
 import { storedLanguage } from '@/lib/session'
+import { startOfflineReading } from '@/pwa/offline'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
 initPwaInstall()
@@ -62,6 +64,7 @@ const app = (
 // Render only once the first language's strings are here, so no raw key ever flashes.
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
+    void startOfflineReading(queryClient)
     await routeResolved()
     // As a transition, hydration yields to the browser every few milliseconds instead of blocking the
     // main thread for the whole page; the prerendered page is already visible meanwhile.
@@ -73,6 +76,8 @@ void initI18n(startLanguage).then(async (i18n) => {
     const preferred = pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
     if (preferred !== i18n.language) void i18n.changeLanguage(preferred)
   } else {
+    // Signed in: the stored queries first, so the pages open with them, offline too (docs/decisions/0054).
+    await startOfflineReading(queryClient)
     createRoot(container).render(app)
   }
   startShellServices(i18n)

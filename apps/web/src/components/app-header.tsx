@@ -199,6 +199,8 @@ export function AppHeader() {
                   variant="ghost"
                   icon={<LogOut aria-hidden="true" className="rtl:rotate-180" />}
                   loading={leaving}
+                  // Signing out is this device's: it works offline (docs/decisions/0054).
+                  needsServer={false}
                   onClick={handleLogout}
                 >
                   {t('actions.logout')}

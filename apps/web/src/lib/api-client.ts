@@ -1,6 +1,7 @@
 import { MESSAGES } from '@circles/shared'
 import type { z } from 'zod'
 import { getSession, isTokenExpired, logout, logoutForRejectedToken } from '@/lib/session'
+import { reportNetworkFailure, reportServerAnswered } from '@/pwa/offline/online-status'
 
 /** Every failed call throws this; `message` is what the user may see (spec 000 §8). */
 export class ApiError extends Error {
@@ -102,6 +103,8 @@ async function request<S extends z.ZodType | undefined>(
   } catch (error) {
     // A cancelled query is not a failure to report; let the caller see the AbortError as is.
     if (error instanceof DOMException && error.name === 'AbortError') throw error
+    // fetch rejects with a TypeError when no answer came (offline, DNS, connection refused).
+    if (error instanceof TypeError) reportNetworkFailure()
     const reason = error instanceof Error ? error.message : String(error)
     throw new ApiError(`Failed to ${method.toLowerCase()} ${lastPathSegment(path)}: ${reason}`, {
       status: 0,
@@ -110,6 +113,7 @@ async function request<S extends z.ZodType | undefined>(
     })
   }
 
+  reportServerAnswered()
   if (response.ok && options.file) {
     const file: DownloadedFile = {
       blob: await response.blob(),

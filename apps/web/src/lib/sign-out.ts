@@ -1,4 +1,5 @@
 import { logout } from '@/lib/session'
+import { clearOfflineData } from '@/pwa/offline'
 
 let leaving = false
 
@@ -17,5 +18,7 @@ export function isLeavingAfterLogout(): boolean {
 export async function signOutAndLeave(to = '/'): Promise<void> {
   leaving = true
   await logout()
+  // Before the page goes: the stored queries, ledger proofs and cached pages (docs/decisions/0054).
+  await clearOfflineData()
   window.location.assign(to)
 }

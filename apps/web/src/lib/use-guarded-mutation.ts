@@ -9,9 +9,24 @@ import {
   useQueryClient,
 } from '@tanstack/react-query'
 import { useCallback, useMemo, useRef, useState } from 'react'
+import { ApiError } from '@/lib/api-client'
+import { i18n } from '@/lib/i18n'
+import { notify } from '@/lib/notify'
+import { isOffline } from '@/pwa/offline/online-status'
 
 /** What an ignored second press of mutateAsync answers: a promise that never settles, so nothing follows. */
 const IGNORED: Promise<never> = new Promise<never>(() => undefined)
+
+/**
+ * Offline, a change is not sent (react-query would hold it paused until the network returns, and the
+ * person would not know): it fails at once with the reason, which the caller shows as any failure
+ * (docs/decisions/0054). Buttons are disabled offline anyway; this covers every other way in.
+ */
+function offlineFailure(): Promise<never> {
+  const reason = i18n.t('offline.actionReason')
+  notify.warning(reason)
+  return Promise.reject(new ApiError(reason, { status: 0, code: 'OFFLINE' }))
+}
 
 /**
  * Runs one task at a time: `run` returns undefined, without calling the task, while an earlier run has
@@ -64,6 +79,7 @@ export function useGuardedMutation<
   const guardedAsync: UseMutateAsyncFunction<TData, TError, TVariables, TContext> = useCallback(
     (...args: Parameters<typeof mutateAsync>) => {
       if (mutationKey && queryClient.isMutating({ mutationKey, exact: true }) > 0) return IGNORED
+      if (isOffline()) return offlineFailure()
       return run(() => mutateAsync(...args)) ?? IGNORED
     },
     [mutateAsync, mutationKey, queryClient, run],

@@ -2,6 +2,7 @@ import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach } from 'vitest'
 import { notify } from '@/lib/notify'
 import { restoreSession } from '@/lib/session'
+import { resetOnlineStatus } from '@/pwa/offline/online-status'
 
 afterEach(() => {
   // Vitest runs without globals, so Testing Library cannot register its own cleanup.
@@ -11,6 +12,8 @@ afterEach(() => {
   restoreSession()
   // sonner keeps its toasts in module state: one test must not pass on a toast an earlier one left.
   notify.dismiss()
+  // A network failure a test simulated leaves the device offline (pwa/offline): the next test starts online.
+  resetOnlineStatus()
 })
 
 afterAll(async () => {

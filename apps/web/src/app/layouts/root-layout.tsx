@@ -11,6 +11,7 @@ import { ScanHost } from '@/features/scan/components/scan-host'
 import { trackPageView } from '@/lib/analytics'
 import { trackBannersHeight } from '@/lib/banner-offset'
 import { useFooterVisible } from '@/lib/footer-preference'
+import { OfflineNotice } from '@/pwa/offline'
 
 /** A page view per route change; analytics forwards it only with consent (spec 000 §4). */
 function usePageViews(pathname: string): void {
@@ -49,6 +50,7 @@ export function RootLayout() {
           <div ref={banners} data-shell-banners="">
             <StagingBanner />
             <InstallBanner />
+            <OfflineNotice />
           </div>
           {chrome.header ? <AppHeader /> : null}
         </div>

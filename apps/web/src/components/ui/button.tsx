@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactNode } from 'react'
 import { cn } from '@/lib/class-names'
 import { Spinner } from '@/components/ui/spinner'
+import { useOfflineReason } from '@/pwa/offline/offline-notice'
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger'
 /** `icon` is a square 40 px button; give it an aria-label. */
@@ -41,26 +42,37 @@ export interface ButtonProps extends ComponentProps<'button'> {
   /** Shows a spinner, keeps the label (so the width does not jump) and blocks further clicks. */
   loading?: boolean
   icon?: ReactNode
+  /**
+   * The button asks the server to change something: offline it is disabled, with the reason as its
+   * title (docs/decisions/0054). By default every button with a `loading` state, which is how the app's
+   * actions show their request; false for one that works offline.
+   */
+  needsServer?: boolean
 }
 
 export function Button({
   variant = 'primary',
   size = 'md',
-  loading = false,
   icon,
   className,
   disabled,
   type = 'button',
   children,
+  needsServer,
+  loading: loadingProp,
   ...props
 }: ButtonProps) {
+  const loading = loadingProp ?? false
+  const offlineReason = useOfflineReason()
+  const blocked = offlineReason !== null && (needsServer ?? loadingProp !== undefined)
   return (
     <button
       type={type}
       className={buttonClasses({ variant, size, className })}
-      disabled={disabled || loading}
+      disabled={disabled || loading || blocked}
       aria-busy={loading || undefined}
       {...props}
+      {...(blocked ? { title: offlineReason, 'data-offline-disabled': '' } : {})}
     >
       {loading ? <Spinner size="sm" /> : icon}
       {children}

@@ -1,5 +1,6 @@
 import { useCallback, type FormHTMLAttributes } from 'react'
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
+import { OfflineReason } from '@/pwa/offline/offline-notice'
 
 type FieldElement = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement
 
@@ -41,6 +42,8 @@ export function adoptShownValues<T extends FieldValues>(form: UseFormReturn<T>, 
 
 export interface FormProps<T extends FieldValues> extends FormHTMLAttributes<HTMLFormElement> {
   form: UseFormReturn<T>
+  /** What the form says while offline, above its fields (default: the app's offline reason). */
+  offlineReason?: string
 }
 
 /**
@@ -48,7 +51,13 @@ export interface FormProps<T extends FieldValues> extends FormHTMLAttributes<HTM
  * hydration, and again just before each submit, the form adopts the values its fields hold, so nothing
  * typed before the script arrived, or filled in silently, is lost or needs retyping.
  */
-export function Form<T extends FieldValues>({ form, onSubmitCapture, ...props }: FormProps<T>) {
+export function Form<T extends FieldValues>({
+  form,
+  onSubmitCapture,
+  offlineReason,
+  children,
+  ...props
+}: FormProps<T>) {
   const adoptOnMount = useCallback(
     (element: HTMLFormElement | null) => {
       if (element) adoptShownValues(form, element)
@@ -59,5 +68,11 @@ export function Form<T extends FieldValues>({ form, onSubmitCapture, ...props }:
     adoptShownValues(form, event.currentTarget)
     onSubmitCapture?.(event)
   }
-  return <form noValidate {...props} ref={adoptOnMount} onSubmitCapture={adoptBeforeSubmit} />
+  // Offline, its submit button is disabled (components/ui/button) and the form says why (docs/decisions/0054).
+  return (
+    <form noValidate {...props} ref={adoptOnMount} onSubmitCapture={adoptBeforeSubmit}>
+      <OfflineReason reason={offlineReason} />
+      {children}
+    </form>
+  )
 }

@@ -1,8 +1,9 @@
 import type { TBlock, TLedgerReceipt } from '@circles/shared'
 import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query'
+import { isOffline, offlineDeps, useOffline, recordingProofs, storedProofs, storeProofs } from '@/pwa/offline'
 import { logApi } from './log-api'
 import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
-import { type CircleVerification, verifyCircle, type VerifyDeps } from './verify-circle'
+import { type CircleVerification, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
 
 const keysQuery = { queryKey: ['ledger', 'keys'], queryFn: logApi.keys, staleTime: Infinity }
 
@@ -23,6 +24,33 @@ const onThisDevice = (keys: string[]): VerifyDeps => ({
 export async function keepReceipt(queryClient: QueryClient, circleId: string, receipt: TLedgerReceipt) {
   const keys = await queryClient.fetchQuery(keysQuery)
   return verifyCircle(circleId, [], onThisDevice(keys), receipt)
+}
+
+/**
+ * The device check of a ledger page. Online: against the server's newest checkpoint, and the proofs it
+ * sent are stored with that checkpoint. Offline: the same check on the stored checkpoint and proofs
+ * (issue 27, docs/decisions/0054), its result marked with when they were stored.
+ */
+export async function checkOnThisDevice(
+  circleId: string,
+  shown: readonly ShownBlock[],
+  keys: string[],
+  offline: boolean = isOffline(),
+): Promise<CircleVerification> {
+  if (offline) {
+    const stored = await storedProofs(circleId)
+    const result = await verifyCircle(circleId, shown, offlineDeps(keys, rememberedCheckpoint))
+    return result.state === 'verified' && stored ? { ...result, offlineFrom: stored.storedAt } : result
+  }
+  const { deps, recorded } = recordingProofs(onThisDevice(keys))
+  const result = await verifyCircle(circleId, shown, deps)
+  if (result.state === 'verified') {
+    const { size, note, rootHash, verifiedAt } = result
+    await storeProofs({ circleId, note, size, rootHash, proofs: recorded, storedAt: verifiedAt }).catch(
+      () => undefined,
+    )
+  }
+  return result
 }
 
 export interface CircleCheck {
@@ -46,6 +74,7 @@ export function useLedgerVerification(
   circleId?: string,
 ): CircleCheck[] {
   const keys = useQuery(keysQuery)
+  const offline = useOffline()
   const circles = new Map<string, { name: string; blocks: TBlock[] }>()
   if (circleId && blocks) circles.set(circleId, { name: '', blocks: [] })
   for (const block of blocks ?? []) {
@@ -58,9 +87,12 @@ export function useLedgerVerification(
   const results = useQueries({
     queries: entries.map(([id, { blocks: shown }]) => ({
       // The shown blocks are part of the key: a new block (a live update) is checked again.
-      queryKey: ['ledger', 'verification', id, shown.map((b) => b.hash).join(',')],
-      queryFn: () => verifyCircle(id, shown, onThisDevice(keys.data!)),
+      // Offline and online are two checks: back online, the server's newest checkpoint is asked again.
+      queryKey: ['ledger', 'verification', id, shown.map((b) => b.hash).join(','), offline],
+      queryFn: () => checkOnThisDevice(id, shown, keys.data!, offline),
       enabled: keys.isSuccess,
+      // Offline it runs too, on what this device stored (react-query would otherwise pause it).
+      networkMode: 'always' as const,
       staleTime: Infinity,
       retry: 1,
     })),

@@ -54,6 +54,11 @@ export type CircleVerification =
       /** The checkpoint the shown blocks were proven against: the signed note and its root (hex). */
       note: string
       rootHash: string
+      /**
+       * Set when the check ran offline on what this device stored (issue 27, docs/decisions/0054):
+       * when the proofs and their checkpoint were stored.
+       */
+      offlineFrom?: string
     }
   | {
       state: 'alarm'

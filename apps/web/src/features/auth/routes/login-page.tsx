@@ -231,7 +231,12 @@ export function LoginPage() {
       <div className="flex flex-col gap-5">
         <LoginNotices resetDone={resetDone} invitation={invitationToken} unverified={unverified} />
 
-        <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
+        <Form
+          form={form}
+          onSubmit={onSubmit}
+          className="flex flex-col gap-5"
+          offlineReason={t('offline.signIn')}
+        >
           <FormField label={t('fields.email')} error={fieldErrorText(errors.email?.message, t)}>
             {(field) => (
               <EmailInput
@@ -254,6 +259,7 @@ export function LoginPage() {
                 className="w-full"
                 icon={<KeyRound aria-hidden="true" />}
                 onClick={choosePasskey}
+                needsServer
               >
                 {t('login.usePasskey')}
               </Button>

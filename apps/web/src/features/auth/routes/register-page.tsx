@@ -142,7 +142,12 @@ export function RegisterPage() {
         </>
       }
     >
-      <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-5">
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        className="flex flex-col gap-5"
+        offlineReason={t('offline.register')}
+      >
         {invitationToken ? <InvitationNotice token={invitationToken} page="register" /> : null}
 
         <FormField label={t('fields.name')} error={fieldErrorText(errors.name?.message, t)}>

@@ -242,7 +242,7 @@ export function CameraDialog({ open, onClose, onConfirm }: CameraDialogProps) {
             >
               {t('camera.retake')}
             </Button>
-            <Button onClick={confirm} loading={processing}>
+            <Button onClick={confirm} loading={processing} needsServer={false}>
               {processing ? t('camera.processing') : t('camera.confirm')}
             </Button>
           </>

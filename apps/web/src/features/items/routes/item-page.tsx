@@ -133,6 +133,7 @@ export function ItemPage() {
                   size="sm"
                   icon={<Trash2 aria-hidden="true" />}
                   onClick={() => setConfirming(true)}
+                  needsServer
                 >
                   {t('detail.delete')}
                 </Button>
@@ -352,7 +353,13 @@ function ItemActionsList({
         />
       )}
       {canDelete ? (
-        <Button variant="danger" className="w-full" icon={<Trash2 aria-hidden="true" />} onClick={onDelete}>
+        <Button
+          variant="danger"
+          className="w-full"
+          icon={<Trash2 aria-hidden="true" />}
+          onClick={onDelete}
+          needsServer
+        >
           {t('detail.delete')}
         </Button>
       ) : actions.delete.allowed ? null : (

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { ApiError } from '@/lib/api-client'
 import { translateServerError } from '@/lib/server-errors'
+import { NotStoredError } from '@/pwa/offline'
 import { saveFile } from '../api/log'
 import type { CircleCheck } from '@/lib/ledger-verification/use-ledger-verification'
 import type { CircleVerification } from '@/lib/ledger-verification/verify-circle'
@@ -61,9 +62,12 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
   const failed = checks.filter((c) => c.status === 'error')
   // The server answered but refused (too many checks this hour, say): its reason, not 'offline'.
   const answered = failed.map((c) => c.error).find((e) => e instanceof ApiError && e.status > 0)
+  const notStored = failed.some((c) => c.error instanceof NotStoredError)
   const failedText = answered
     ? t('device.failedAnswer', { message: translateServerError(answered.message) })
-    : t('device.failedBody')
+    : notStored
+      ? t('device.notStored')
+      : t('device.failedBody')
   const verified = checks.flatMap((c) =>
     c.result?.state === 'verified' ? [{ check: c, result: c.result }] : [],
   )
@@ -108,16 +112,26 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
             <p className="font-semibold">{t('device.verified')}</p>
             <ul className="flex flex-col gap-0.5">
               {verified.map(({ check, result }) => (
-                <li key={check.circleId}>
-                  {t('device.checkpoint', {
-                    count: result.size,
-                    circle: named(check),
-                    time: formatBlockTime(result.verifiedAt, language),
-                  })}
+                <li key={check.circleId} data-testid="ledger-device-checkpoint">
+                  {result.offlineFrom
+                    ? t('device.offlineCheckpoint', {
+                        count: result.size,
+                        circle: named(check),
+                        time: formatBlockTime(result.offlineFrom, language),
+                      })
+                    : t('device.checkpoint', {
+                        count: result.size,
+                        circle: named(check),
+                        time: formatBlockTime(result.verifiedAt, language),
+                      })}
                 </li>
               ))}
             </ul>
-            <p className="text-fg-muted">{t('device.verifiedBody')}</p>
+            <p className="text-fg-muted">
+              {verified.some(({ result }) => result.offlineFrom)
+                ? t('device.offlineBody')
+                : t('device.verifiedBody')}
+            </p>
           </div>
         </div>
       ) : null}

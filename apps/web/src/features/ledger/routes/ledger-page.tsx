@@ -198,6 +198,7 @@ export function LedgerPage() {
             {itemId ? <div className="flex-1" /> : null}
             <Button
               icon={<ShieldCheck aria-hidden="true" />}
+              needsServer
               disabled={!toVerify || verify.isPending}
               onClick={() => verify.mutate(toVerify)}
             >
@@ -206,6 +207,7 @@ export function LedgerPage() {
             <Button
               variant="secondary"
               icon={<Download aria-hidden="true" />}
+              needsServer
               disabled={!toVerify || exported.isPending}
               onClick={() => exported.mutate(toVerify)}
             >

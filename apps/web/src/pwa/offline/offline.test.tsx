@@ -1,0 +1,284 @@
+import {
+  blockHash,
+  GENESIS_PREV_HASH,
+  hashToHex,
+  hexToHash,
+  merkleTree,
+  seedSigner,
+  signCheckpoint,
+  verifierKey,
+  type BlockContent,
+} from '@circles/ledger'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { act, render, renderHook, screen } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Button } from '@/components/ui/button'
+import { api, ApiError } from '@/lib/api-client'
+import { type ShownBlock, verifyCircle, type VerifyDeps } from '@/lib/ledger-verification/verify-circle'
+import { initI18n } from '@/lib/i18n'
+import { useGuardedMutation } from '@/lib/use-guarded-mutation'
+import {
+  cacheKey,
+  clearOfflineData,
+  isOffline,
+  NotStoredError,
+  offlineDeps,
+  persistQueryCache,
+  PERSIST_MAX_AGE_MS,
+  readPersistedCache,
+  recordingProofs,
+  reportNetworkFailure,
+  reportServerAnswered,
+  restoreQueryCache,
+  shouldPersistQuery,
+  storedProofs,
+  storeProofs,
+  useOffline,
+} from './index'
+
+// idb-keyval over a Map per store: happy-dom has no IndexedDB. The library, not our code, is replaced.
+vi.mock('idb-keyval', () => {
+  const stores = new Map<string, Map<string, unknown>>()
+  type Store = Map<string, unknown>
+  return {
+    createStore: (db: string, name: string) => {
+      const key = `${db}/${name}`
+      if (!stores.has(key)) stores.set(key, new Map())
+      return stores.get(key)!
+    },
+    get: async (key: string, store: Store) => store.get(key),
+    set: async (key: string, value: unknown, store: Store) => void store.set(key, value),
+    del: async (key: string, store: Store) => void store.delete(key),
+    keys: async (store: Store) => [...store.keys()],
+    clear: async (store: Store) => store.clear(),
+    update: async (key: string, fn: (old: unknown) => unknown, store: Store) =>
+      void store.set(key, fn(store.get(key))),
+  }
+})
+
+const success = (queryKey: unknown[]) => ({ queryKey, state: { status: 'success' as const } }) as never
+
+describe('which queries are kept on the device', () => {
+  it('keeps the reading pages and the ledger keys, nothing else', () => {
+    for (const key of [
+      ['dashboard', 'stats'],
+      ['circles'],
+      ['circles', 'c1'],
+      ['items', 'detail', 'i1'],
+      ['items', 'circle', 'c1'],
+      ['blocks', 'c1', null],
+      ['ledger', 'keys'],
+    ]) {
+      expect(shouldPersistQuery(success(key)), JSON.stringify(key)).toBe(true)
+    }
+    for (const key of [
+      ['ledger', 'verification', 'c1', 'h', false],
+      ['profile', 'passkeys'],
+      ['auth', 'x'],
+    ]) {
+      expect(shouldPersistQuery(success(key)), JSON.stringify(key)).toBe(false)
+    }
+    expect(shouldPersistQuery({ queryKey: ['circles'], state: { status: 'error' } } as never)).toBe(false)
+  })
+})
+
+describe('the stored cache is one person’s', () => {
+  beforeEach(() => clearOfflineData())
+
+  function clientWith(data: unknown) {
+    const client = new QueryClient()
+    client.setQueryData(['circles'], data)
+    client.setQueryData(['profile', 'passkeys'], ['secret'])
+    return client
+  }
+
+  it('gives it back to the same person, without the queries it does not keep', async () => {
+    await persistQueryCache(clientWith(['Ida’s circle']), 'ida')
+    const next = new QueryClient()
+    expect(await restoreQueryCache(next, 'ida')).toBe(true)
+    expect(next.getQueryData(['circles'])).toEqual(['Ida’s circle'])
+    expect(next.getQueryData(['profile', 'passkeys'])).toBeUndefined()
+  })
+
+  it('never to another person signing in on the device, and removes the first one’s', async () => {
+    await persistQueryCache(clientWith(['Ida’s circle']), 'ida')
+    const ben = new QueryClient()
+    expect(await restoreQueryCache(ben, 'ben')).toBe(false)
+    expect(ben.getQueryData(['circles'])).toBeUndefined()
+    expect(await readPersistedCache('ida')).toBeUndefined()
+  })
+
+  it('drops a cache of another build or older than the max age', async () => {
+    const now = Date.now()
+    await persistQueryCache(clientWith(['old']), 'ida', now - PERSIST_MAX_AGE_MS - 1)
+    expect(await restoreQueryCache(new QueryClient(), 'ida', now)).toBe(false)
+
+    await persistQueryCache(clientWith(['other build']), 'ida')
+    const entry = (await readPersistedCache('ida'))!
+    const { set, createStore } = await import('idb-keyval')
+    await set(
+      cacheKey('ida'),
+      { ...entry, buster: 'another build' },
+      createStore('circles-offline', 'query-cache'),
+    )
+    expect(await restoreQueryCache(new QueryClient(), 'ida')).toBe(false)
+  })
+
+  it('is gone, with the ledger proofs and the page caches, after clearOfflineData', async () => {
+    const deleted: string[] = []
+    vi.stubGlobal('caches', {
+      keys: async () => ['circles-pages', 'circles-assets', 'workbox-precache-v2'],
+      delete: async (name: string) => deleted.push(name),
+    })
+    await persistQueryCache(clientWith(['x']), 'ida')
+    await storeProofs({ circleId: 'c', note: 'n', size: 1, rootHash: 'r', proofs: {}, storedAt: 'now' })
+    await clearOfflineData()
+    expect(await readPersistedCache('ida')).toBeUndefined()
+    expect(await storedProofs('c')).toBeUndefined()
+    expect(deleted).toEqual(['circles-pages'])
+    vi.unstubAllGlobals()
+  })
+})
+
+describe('one offline state', () => {
+  it('follows the browser’s events and a call that got no answer', async () => {
+    const { result } = renderHook(() => useOffline())
+    expect(result.current).toBe(false)
+    act(() => void window.dispatchEvent(new Event('offline')))
+    expect(result.current).toBe(true)
+    act(() => void window.dispatchEvent(new Event('online')))
+    expect(result.current).toBe(false)
+
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch')
+      }),
+    )
+    await act(async () => {
+      await expect(api.get('/circles')).rejects.toBeInstanceOf(ApiError)
+    })
+    expect(result.current).toBe(true)
+    act(() => reportServerAnswered())
+    expect(result.current).toBe(false)
+    vi.unstubAllGlobals()
+  })
+})
+
+describe('actions offline', () => {
+  beforeAll(() => initI18n('en'))
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>
+  )
+
+  it('disables a button that asks the server, with the reason, and leaves the others', () => {
+    act(() => reportNetworkFailure())
+    render(
+      <>
+        <Button loading={false}>Save</Button>
+        <Button>Cancel</Button>
+        <Button loading={false} needsServer={false}>
+          Log out
+        </Button>
+        <Button needsServer>Delete</Button>
+      </>,
+    )
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement
+    expect(save.disabled).toBe(true)
+    expect(save.title).toBe("You're offline: connect to do this.")
+    expect((screen.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(false)
+    expect((screen.getByRole('button', { name: 'Log out' }) as HTMLButtonElement).disabled).toBe(false)
+    expect((screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(true)
+    act(() => reportServerAnswered())
+    expect(save.disabled).toBe(false)
+    expect(save.title).toBe('')
+  })
+
+  it('does not send a change offline: it fails at once with the reason', async () => {
+    const mutationFn = vi.fn(async () => 'sent')
+    const { result } = renderHook(() => useGuardedMutation({ mutationFn }), { wrapper })
+    act(() => reportNetworkFailure())
+    expect(isOffline()).toBe(true)
+    await expect(result.current.mutateAsync()).rejects.toMatchObject({ code: 'OFFLINE' })
+    expect(mutationFn).not.toHaveBeenCalled()
+    act(() => reportServerAnswered())
+    await expect(result.current.mutateAsync()).resolves.toBe('sent')
+  })
+})
+
+// A signed log, as verify-circle.test.ts builds it.
+const CIRCLE = '0b7d3c1e-5f0a-4c1e-9a55-2f1d8e9c7a10'
+const signer = seedSigner('circles.example', new Uint8Array(32).fill(7))
+const KEYS = [verifierKey(signer.name, signer.publicKey)]
+function signedLog(size: number) {
+  const blocks: ShownBlock[] = []
+  for (let h = 0; h < size; h++) {
+    const content: BlockContent = {
+      v: 1,
+      kind: 'HANDOVER',
+      circle: { id: CIRCLE, name: 'Linden Street' },
+      height: h,
+      prevHash: h === 0 ? GENESIS_PREV_HASH : blocks[h - 1]!.hash,
+      first: h === 0,
+      time: '2026-11-01T10:00:00.000Z',
+      handoverId: null,
+      item: { id: `item-${h}`, name: `Thing ${h}` },
+      from: { id: 'ida', name: 'Ida' },
+      to: { id: 'ben', name: 'Ben' },
+      ownership: 'COMPLETE',
+      commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
+    }
+    blocks.push({ id: `block-${h}`, hash: blockHash(content), content })
+  }
+  const tree = merkleTree(blocks.map((b) => hexToHash(b.hash)))
+  const note = signCheckpoint(
+    { origin: `circles.example/circle/${CIRCLE}`, size, rootHash: tree.root(size), extensions: [] },
+    signer,
+  )
+  return { blocks, tree, note }
+}
+
+describe('the ledger check offline, on what the device stored', () => {
+  beforeEach(() => clearOfflineData())
+
+  it('verifies the stored blocks against the stored checkpoint and proofs, and catches a changed block', async () => {
+    const server = signedLog(6)
+    const memory = new Map<string, never>()
+    const online: VerifyDeps = {
+      keys: KEYS,
+      checkpoint: async () => server.note,
+      consistency: async () => ({ proof: [] }),
+      inclusions: async (_c, indexes, n) => ({
+        proofs: indexes.map((index) => ({
+          index,
+          proof: server.tree.inclusionProof(index, n).map(hashToHex),
+        })),
+      }),
+      remembered: async (id) => memory.get(id),
+      remember: async (c) => void memory.set(c.circleId, c as never),
+    }
+    const { deps, recorded } = recordingProofs(online)
+    const shown = server.blocks.slice(2, 5)
+    const first = await verifyCircle(CIRCLE, shown, deps)
+    if (first.state !== 'verified') throw new Error('online check failed')
+    await storeProofs({ ...first, circleId: CIRCLE, proofs: recorded, storedAt: first.verifiedAt })
+
+    const offline = offlineDeps(KEYS, async (id) => memory.get(id))
+    expect(await verifyCircle(CIRCLE, shown, offline)).toMatchObject({ state: 'verified', size: 6 })
+
+    // A block the device has no proof for: not checked, and not an alarm.
+    await expect(verifyCircle(CIRCLE, server.blocks.slice(0, 1), offline)).rejects.toBeInstanceOf(
+      NotStoredError,
+    )
+
+    // A stored block whose content changed does not hash to its recorded hash.
+    const changed = { ...shown[0]!, content: { ...shown[0]!.content, item: { id: 'x', name: 'Other' } } }
+    expect(await verifyCircle(CIRCLE, [changed], offline)).toMatchObject({ state: 'alarm', reason: 'hash' })
+  })
+
+  it('says it cannot check when nothing is stored', async () => {
+    const offline = offlineDeps(KEYS, async () => undefined)
+    await expect(verifyCircle(CIRCLE, signedLog(2).blocks, offline)).rejects.toBeInstanceOf(NotStoredError)
+  })
+})

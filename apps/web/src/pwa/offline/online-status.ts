@@ -1,0 +1,98 @@
+import { onlineManager } from '@tanstack/react-query'
+import { useSyncExternalStore } from 'react'
+
+/**
+ * The one answer to "is this device offline?" (issue 27, docs/decisions/0054): the browser's
+ * navigator.onLine with its online/offline events, and an API call that failed for want of a network
+ * (a captive portal or a dead Wi-Fi leave navigator.onLine true). A network failure counts until the
+ * next answer from the server or the next 'online' event; meanwhile a light probe asks every
+ * PROBE_MS whether the server answers again.
+ */
+const PROBE_MS = 10_000
+const PROBE_URL = '/api/health'
+
+let browserOnline = typeof navigator === 'undefined' ? true : navigator.onLine !== false
+let networkFailed = false
+let probe: ReturnType<typeof setInterval> | undefined
+const listeners = new Set<() => void>()
+
+export function isOffline(): boolean {
+  return !browserOnline || networkFailed
+}
+
+function publish(): void {
+  const offline = isOffline()
+  // react-query pauses queries and mutations while offline; the probe below is what brings it back.
+  onlineManager.setOnline(!offline)
+  if (networkFailed && browserOnline) startProbe()
+  else stopProbe()
+  for (const listener of listeners) listener()
+}
+
+function startProbe(): void {
+  if (probe !== undefined || typeof window === 'undefined') return
+  probe = setInterval(() => void askServer(), PROBE_MS)
+}
+
+async function askServer(): Promise<void> {
+  try {
+    await fetch(PROBE_URL, { method: 'GET', cache: 'no-store' })
+    reportServerAnswered()
+  } catch {
+    // Still no answer: stays offline.
+  }
+}
+
+function stopProbe(): void {
+  if (probe === undefined) return
+  clearInterval(probe)
+  probe = undefined
+}
+
+/** An API call failed without an answer (fetch threw): the device is offline until the server answers. */
+export function reportNetworkFailure(): void {
+  if (networkFailed) return
+  networkFailed = true
+  publish()
+}
+
+/** The server answered (any status): the network is back. */
+export function reportServerAnswered(): void {
+  if (!networkFailed) return
+  networkFailed = false
+  publish()
+}
+
+/** The browser's own events; tests call it with a fake window. */
+export function watchBrowser(target: Pick<Window, 'addEventListener'>, online: () => boolean): void {
+  target.addEventListener('online', () => {
+    browserOnline = true
+    networkFailed = false
+    publish()
+  })
+  target.addEventListener('offline', () => {
+    browserOnline = false
+    publish()
+  })
+  browserOnline = online()
+  if (!browserOnline) publish()
+}
+
+export function subscribeOnlineStatus(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** For tests: back to online with nothing failed. */
+export function resetOnlineStatus(): void {
+  browserOnline = true
+  networkFailed = false
+  publish()
+}
+
+/** True while the device is offline; re-renders when that changes. Prerendering sees online. */
+export function useOffline(): boolean {
+  return useSyncExternalStore(subscribeOnlineStatus, isOffline, () => false)
+}
+
+if (typeof window !== 'undefined') watchBrowser(window, () => navigator.onLine !== false)
