@@ -311,11 +311,14 @@ describe('notice preferences with the lending kinds', () => {
     const put = (payload: object) =>
       t.app.inject({ method: 'PUT', url: '/api/users/me/notifications', headers: ann.auth, payload })
     const all = { handoverRequests: true, handoverAnswers: true, invitations: true }
+    // Issue 27: the push switches come along, untouched by these bodies.
+    const push = { push: { ...all, loanReminders: true } }
     expect((await put({ ...all, loanReminders: false, loanChanges: false })).json().notices).toEqual({
       ...all,
       loanReminders: false,
       borrowRequests: true,
       loanChanges: false,
+      ...push,
     })
     const old = await put({ ...all, invitations: false })
     expect(old.statusCode).toBe(200)
@@ -325,6 +328,7 @@ describe('notice preferences with the lending kinds', () => {
       loanReminders: false,
       borrowRequests: true,
       loanChanges: false,
+      ...push,
     })
     expect((await put({ ...all, loanReminders: 'no' })).statusCode).toBe(400)
   })

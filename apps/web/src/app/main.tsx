@@ -10,7 +10,7 @@ import { AppProviders } from '@/app/providers'
 import { router } from '@/app/router'
 import { startShellServices } from '@/app/shell-services'
 import { initI18n, pickLanguage } from '@/lib/i18n'
-import { initPwaInstall } from '@/lib/pwa-install'
+import { initPwaInstall } from '@/pwa'
 import { storedLanguage } from '@/lib/session'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.

@@ -1,4 +1,5 @@
 import { logout } from '@/lib/session'
+import { forgetDeviceOnSignOut } from '@/pwa'
 
 let leaving = false
 
@@ -16,6 +17,8 @@ export function isLeavingAfterLogout(): boolean {
  */
 export async function signOutAndLeave(to = '/'): Promise<void> {
   leaving = true
+  // Issue 27: this device's push notices end with its session (docs/decisions/0053).
+  await forgetDeviceOnSignOut()
   await logout()
   window.location.assign(to)
 }
