@@ -109,8 +109,9 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true })
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin)
       if (open) {
-        const focused = await open.focus()
-        await focused.navigate(path).catch(() => null)
+        // focus() needs the click's user activation; navigate() works on a window this worker controls.
+        await open.focus().catch(() => undefined)
+        await open.navigate(path).catch(() => null)
         return
       }
       await self.clients.openWindow(path)
