@@ -7,7 +7,8 @@
 // server's push, the worker's `push` handler and the shown notification, its click handler taking the
 // open window to the page. Not covered: the browser's own decryption, and a real user's click (the
 // click is dispatched in the worker with the shown notification; focus() needs a real one).
-import { expect, test } from '../support/fixtures'
+import type { Page } from '@playwright/test'
+import { expect, screenshot, test } from '../support/fixtures'
 import { deviceKeys, startPushEndpoint, type PushEndpoint } from '../support/push-endpoint'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
 import { createItem, requestHandover } from './handovers-support'
@@ -88,4 +89,93 @@ test('a handover request arrives as a notice on the device, and its click opens 
     scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }))
   })
   await expect(page).toHaveURL(new RegExp(`/items/${drill}/handover$`))
+})
+
+/**
+ * Stands in for Chromium's pushManager (its subscribe needs Google's service): subscribe answers a
+ * subscription with the test's endpoint and keys, as a real one would look; `permission` is what
+ * Notification.requestPermission answers.
+ */
+async function fakePushManager(
+  page: Page,
+  device: { endpoint: string; p256dh: string; auth: string },
+  permission: 'granted' | 'denied',
+) {
+  await page.addInitScript(
+    ({ device, permission }) => {
+      // Kept across reloads, as the browser keeps a subscription.
+      const KEY = 'e2e-fake-push-subscription'
+      const subscription = {
+        endpoint: device.endpoint,
+        toJSON: () => ({
+          endpoint: device.endpoint,
+          expirationTime: null,
+          keys: { p256dh: device.p256dh, auth: device.auth },
+        }),
+        unsubscribe: async () => {
+          sessionStorage.removeItem(KEY)
+          return true
+        },
+      }
+      PushManager.prototype.subscribe = async function () {
+        sessionStorage.setItem(KEY, '1')
+        return subscription as unknown as PushSubscription
+      }
+      PushManager.prototype.getSubscription = async function () {
+        return (sessionStorage.getItem(KEY) ? subscription : null) as PushSubscription | null
+      }
+      Notification.requestPermission = async () => permission
+    },
+    { device, permission },
+  )
+}
+
+test('the profile turns notices on and off for this device', async ({ page, request, axe }) => {
+  test.setTimeout(90_000)
+  const ben = await createSignedInUser(request, 'push-profile', 'Ben Neighbour')
+  const keys = deviceKeys()
+  const endpoint = push.endpointUrl()
+  await fakePushManager(page, { endpoint, p256dh: keys.p256dh, auth: keys.auth }, 'granted')
+  await signInAs(page, ben)
+  await page.goto('/profile')
+  const card = page.locator('[data-device-push]')
+  await expect(card.getByRole('heading', { name: 'Notices on this device' })).toBeVisible()
+  await expect(page.getByLabel('Push: someone wants to hand me something')).toBeChecked()
+  await axe.expectNoA11yViolations(page)
+  await card.getByRole('button', { name: 'Turn on notices on this device' }).click()
+  await expect(card.getByText('Notices are on for this device.')).toBeVisible()
+  const status = async () =>
+    (
+      await (
+        await request.post('/api/push/subscriptions/status', {
+          data: { endpoint },
+          headers: { Authorization: `Bearer ${ben.token}` },
+        })
+      ).json()
+    ).subscribed
+  expect(await status()).toBe(true)
+  await page.reload()
+  await expect(card.getByRole('button', { name: 'Turn off' })).toBeVisible()
+  await screenshot(page, 'push-profile-on-en-1280')
+  await card.getByRole('button', { name: 'Turn off' }).click()
+  await expect(card.getByRole('button', { name: 'Turn on notices on this device' })).toBeVisible()
+  expect(await status()).toBe(false)
+})
+
+test('a blocked permission shows how to allow it', async ({ page, request }) => {
+  const ben = await createSignedInUser(request, 'push-denied', 'Ben Neighbour')
+  const keys = deviceKeys()
+  await fakePushManager(
+    page,
+    { endpoint: push.endpointUrl(), p256dh: keys.p256dh, auth: keys.auth },
+    'denied',
+  )
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signInAs(page, ben)
+  await page.goto('/profile')
+  const card = page.locator('[data-device-push]')
+  await card.getByRole('button', { name: 'Turn on notices on this device' }).click()
+  await expect(card.getByText(/Notices are blocked for Circles in this browser/)).toBeVisible()
+  await expect(card).toHaveAttribute('data-device-push', 'denied')
+  await screenshot(page, 'push-profile-denied-en-390')
 })
