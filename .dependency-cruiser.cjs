@@ -11,7 +11,8 @@ const serverLayers = [
   // membership answers "is this a member" for every module (the ledger's reads too) without circles.
   ['auth', 'health', 'contact', 'membership'],
   // The ledger sits beneath every module that appends to it.
-  ['users', 'activities', 'ledger'],
+  // push (issue 27): devices and their subscriptions; the queue itself is lib/push, which notices write.
+  ['users', 'activities', 'ledger', 'push'],
   ['webauthn', 'avatars', 'items'],
   ['handovers'],
   // Loans confirm LOAN and RETURN handovers (the handovers' lending hooks); asks to borrow make LOAN

@@ -57,43 +57,23 @@ const pwa = VitePWA({
       { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
     ],
   },
-  workbox: {
+  // Issue 27 (docs/decisions/0053): our own worker, src/pwa/sw.ts, so it can show push notices; it keeps
+  // the caching the generated one had (precache, NetworkFirst pages with the app shell offline, CacheFirst
+  // /assets/, cleanup, skipWaiting + clientsClaim). The precache list is injected into it here.
+  strategies: 'injectManifest',
+  srcDir: 'src/pwa',
+  filename: 'sw.ts',
+  injectManifest: {
     // Only latin subsets of the font: English and German need no others. No HTML: see APP_SHELL.
     globPatterns: ['**/*.{js,css,svg,woff2}'],
     // index.html as the server sends it (with the runtime config), revisioned by the built file's hash.
     templatedURLs: { [APP_SHELL]: ['index.html'] },
-    globIgnores: ['**/inter-{cyrillic,greek,vietnamese}*', 'prerender/**', '.vite/**', 'registerSW.js'],
-    cleanupOutdatedCaches: true,
-    skipWaiting: true,
-    clientsClaim: true,
-    // Navigations are handled by the NetworkFirst route below instead.
-    navigateFallback: null,
-    runtimeCaching: [
-      {
-        urlPattern: ({ request, url }) =>
-          request.mode === 'navigate' &&
-          !url.pathname.startsWith('/api/') &&
-          url.pathname !== '/api' &&
-          !url.pathname.startsWith('/socket.io'),
-        handler: 'NetworkFirst',
-        options: {
-          cacheName: 'circles-pages',
-          networkTimeoutSeconds: 4,
-          expiration: { maxEntries: 24 },
-          cacheableResponse: { statuses: [200] },
-          precacheFallback: { fallbackURL: APP_SHELL },
-        },
-      },
-      {
-        // Hashed files outside the precache (the landing page's own script, built after this step).
-        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
-        handler: 'CacheFirst',
-        options: {
-          cacheName: 'circles-assets',
-          expiration: { maxEntries: 64, maxAgeSeconds: 60 * 60 * 24 * 30 },
-          cacheableResponse: { statuses: [200] },
-        },
-      },
+    globIgnores: [
+      '**/inter-{cyrillic,greek,vietnamese}*',
+      'prerender/**',
+      '.vite/**',
+      'registerSW.js',
+      'sw.js',
     ],
   },
 })

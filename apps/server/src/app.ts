@@ -19,6 +19,10 @@ import { type LedgerSigner, ledgerSigner } from './lib/ledger-signer'
 import { createUnsubscribeTokens } from './lib/unsubscribe-tokens'
 import { createMailFolderTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
+import { startPushWorker } from './lib/push/worker'
+import { type VapidKeys, vapidFromSecret } from './lib/push/vapid'
+import { pushRoutes } from './modules/push/push.routes'
+import { createPushService } from './modules/push/push.service'
 import { createRateLimits, noRateLimits } from './lib/rate-limits'
 import { createMetrics, noMetrics } from './lib/metrics'
 import { requestIdGenerator } from './lib/request-id'
@@ -101,6 +105,8 @@ export interface BuildAppOptions {
   exposeServices?: (services: { borrowRequests: BorrowRequestsService }) => void
   /** "Now" for the lending rules, the loan reminders and the calendar feed (issue 26); tests pass a test clock. */
   clock?: () => Date
+  /** Web Push's VAPID keys (server.ts: VAPID_* or DATA_DIR); tests leave it out and get a fresh pair per app. */
+  vapidKeys?: VapidKeys
 }
 
 declare module 'fastify' {
@@ -171,6 +177,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     metrics,
   })
   app.addHook('onClose', () => worker.stop())
+  // Issue 27: push notices, queued with the change and sent after commit (docs/decisions/0053).
+  const vapidKeys = opts.vapidKeys ?? config.push.vapid ?? vapidFromSecret(randomBytes(32).toString('hex'))
+  const pushWorker = startPushWorker({
+    db: database.db,
+    log: app.log,
+    vapid: vapidKeys,
+    subject: config.push.subject,
+    intervalMs: config.outboxIntervalMs,
+    timeoutMs: config.push.timeoutMs,
+  })
+  app.addHook('onClose', () => pushWorker.stop())
 
   const clock = opts.clock ?? (() => new Date())
   const ctx: AppContext = {
@@ -185,7 +202,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           onRefusal: (limiter) => metrics.rateLimited(limiter),
         })
       : noRateLimits,
-    nudgeMail: () => worker.nudge(),
+    // A committed change's emails and push notices (both queued in its transaction).
+    nudgeMail: () => {
+      worker.nudge()
+      pushWorker.nudge()
+    },
     invitations: invitationLookup,
     events: createEventBus((error) => app.log.error({ err: error }, 'event listener failed')),
     log: app.log,
@@ -221,7 +242,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onClose', () => loanReminders.stop())
   const calendar = createCalendarService(ctx, clock, opts.jwtSecret)
   const webauthn = createWebauthnService(ctx, accounts)
-  const accountDeletion = createAccountDeletionService(ctx, { store, circles, activities, webauthn, loans })
+  const push = createPushService(ctx, vapidKeys)
+  const accountDeletion = createAccountDeletionService(ctx, {
+    store,
+    circles,
+    activities,
+    webauthn,
+    loans,
+    push,
+  })
 
   registerSecurity(app, config)
   // Text answers (HTML, JS, CSS, JSON) over 1 KiB, brotli or gzip as the browser accepts. Brotli at
@@ -271,6 +300,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(webauthnRoutes(webauthn), { prefix: '/webauthn' })
       await api.register(exportRoutes(createExportService(ctx, store, signer)), { prefix: '/users' })
       await api.register(calendarRoutes(calendar))
+      await api.register(pushRoutes(push), { prefix: '/push' })
     },
     { prefix: '/api' },
   )

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from './config'
+import { vapidFromSecret } from './lib/push/vapid'
 
 describe('loadConfig', () => {
   it('runs with no environment at all', () => {
@@ -103,5 +104,31 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ LOAN_REMINDER_SCAN_INTERVAL: bad })).toThrow(/LOAN_REMINDER_SCAN_INTERVAL:/)
     for (const bad of ['1', '1d;0d', '1w', '0h', '15d', '73h', '1d,', '1d,1h,2h,3h,4h,5h', '-1d'])
       expect(() => loadConfig({ LOAN_REMINDER_OFFSETS: bad })).toThrow(/LOAN_REMINDER_OFFSETS:/)
+  })
+  it('takes the VAPID pair only whole and matching (issue 27), else none; the subject defaults to CONTACT_EMAIL', () => {
+    const pair = vapidFromSecret('a test secret')
+    expect(loadConfig({}).push).toEqual({
+      vapid: undefined,
+      subject: 'mailto:hello@circles.example',
+      timeoutMs: 10_000,
+    })
+    const given = loadConfig({
+      VAPID_PUBLIC_KEY: pair.publicKey,
+      VAPID_PRIVATE_KEY: pair.privateKey,
+      VAPID_SUBJECT: 'https://circles.example/contact',
+      PUSH_TIMEOUT_MS: '2000',
+    }).push
+    expect(given).toEqual({ vapid: pair, subject: 'https://circles.example/contact', timeoutMs: 2000 })
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/together/)
+    const other = vapidFromSecret('another secret')
+    expect(() =>
+      loadConfig({ VAPID_PUBLIC_KEY: other.publicKey, VAPID_PRIVATE_KEY: pair.privateKey }),
+    ).toThrow(/VAPID_PUBLIC_KEY: is not the public key/)
+    expect(() => loadConfig({ VAPID_PRIVATE_KEY: 'x', VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(
+      /VAPID_PRIVATE_KEY/,
+    )
+    expect(() => loadConfig({ VAPID_SUBJECT: 'someone' })).toThrow(/VAPID_SUBJECT/)
+    // The same secret gives the same pair (two servers on one DATA_DIR agree).
+    expect(vapidFromSecret('a test secret')).toEqual(pair)
   })
 })

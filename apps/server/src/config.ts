@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { vapidPairMatches } from './lib/push/vapid'
 import { z } from 'zod'
 import type { RequestTimeouts } from './plugins/slow-clients'
 
@@ -35,6 +36,20 @@ const ZEnv = z.object({
     )
     .optional(),
   LEDGER_PREVIOUS_KEYS: z.string().optional(),
+  /** Web Push (issue 27, docs/decisions/0053): the VAPID key pair, base64url; generated into DATA_DIR when absent. */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be an uncompressed P-256 public key in base64url (87 characters)')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a P-256 private key in base64url (43 characters)')
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be a mailto: or https: URL')
+    .optional(),
+  PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   TRUST_PROXY: z
     .string()
@@ -110,6 +125,12 @@ export interface Config {
   ledgerSigningKey: string | undefined
   /** Verifier keys of earlier signing keys, still published so old checkpoints verify. */
   ledgerPreviousKeys: string[]
+  /**
+   * Web Push (docs/decisions/0053): the VAPID keys given by the environment (both or neither; else the
+   * server derives them from a secret it keeps in DATA_DIR), the subject the push services may contact
+   * (mailto: CONTACT_EMAIL by default) and the deadline of each request to a push service.
+   */
+  push: { vapid: { publicKey: string; privateKey: string } | undefined; subject: string; timeoutMs: number }
   logLevel: (typeof LOG_LEVELS)[number]
   trustProxy: boolean | number | string
   rateLimits: boolean
@@ -161,6 +182,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT')
   }
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PRIVATE_KEY: set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY together',
+    )
+  }
+  const vapid =
+    e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+      ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+      : undefined
+  if (vapid && !vapidPairMatches(vapid)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY: is not the public key of VAPID_PRIVATE_KEY',
+    )
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -176,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((key) => key.trim())
       .filter(Boolean),
+    push: { vapid, subject: e.VAPID_SUBJECT ?? `mailto:${e.CONTACT_EMAIL}`, timeoutMs: e.PUSH_TIMEOUT_MS },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: e.RATE_LIMITS === 'on',

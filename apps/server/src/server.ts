@@ -10,6 +10,7 @@ import { openMigratedPglite, whileStarting } from './db/pglite-start'
 import { DataDirLockedError, holdDataDir } from './lib/data-dir-lock'
 import { serializeError } from './lib/logging'
 import { loadOrCreateSecret } from './lib/secrets'
+import { vapidFromSecret } from './lib/push/vapid'
 import { gracefulShutdown } from './lib/shutdown'
 
 async function start(config: Config) {
@@ -23,7 +24,10 @@ async function start(config: Config) {
   const jwtSecret = await loadOrCreateSecret(config.dataDir, 'jwt-secret', config.jwtSecret)
   const ledgerSecret = await loadOrCreateSecret(config.dataDir, 'ledger-signing-key', config.ledgerSigningKey)
   const ledgerKey = ledgerSigner(config.publicUrl, ledgerSecret, config.ledgerPreviousKeys)
-  const app = await buildApp({ config, database, jwtSecret, ledgerKey })
+  // Issue 27: the VAPID keys from the environment, else derived from a secret kept in DATA_DIR.
+  const vapidKeys =
+    config.push.vapid ?? vapidFromSecret(await loadOrCreateSecret(config.dataDir, 'vapid-key'))
+  const app = await buildApp({ config, database, jwtSecret, ledgerKey, vapidKeys })
   // The backup command's way to the embedded database while this server holds it (docs/decisions/0040).
   if (database.kind === 'pglite') await listenForBackups(app, config, database)
 

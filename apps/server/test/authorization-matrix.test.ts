@@ -10,6 +10,7 @@ import { addMember, createCircle, qrInvitation, type SignedIn, signedIn } from '
 import { createUser, DEFAULT_PASSWORD, uniqueEmail } from './support/factories'
 import { createItem, handOver, pendingHandover } from './support/handovers'
 import { multipart, pictureBytes } from './support/images'
+import { deviceKeys } from './support/push-endpoint'
 import { type ApiRoute, createTestAppWithRoutes, routeKey } from './support/routes'
 import { connectAs, type Listener, listen, refusedConnection, tokenOf } from './support/sockets'
 import { TEST_JWT_SECRET, type TestApp, tokenFromEmail } from './support/test-app'
@@ -43,6 +44,9 @@ const circleA = (members: Outcome, only: Partial<Expectation> = {}): Expectation
   ...only,
 })
 const adminOnly = circleA(403, { admin: OK })
+
+const PUSH_ENDPOINT = 'http://127.0.0.1:9/push/matrix'
+const pushDevice = deviceKeys()
 
 /** What a caller must never find in an answer, in groups. */
 type Group = 'circleA' | 'circleB' | 'secret' | 'invitation'
@@ -510,6 +514,24 @@ function table(): Record<string, Row> {
     'GET /api/calendar/:token': {
       expect: anyone(),
       call: async () => ({ url: new URL(await holderCalendar()).pathname }),
+    },
+    // Issue 27 (h-push): the public VAPID key; one's own device on, its state, off. The endpoint is a
+    // closed loopback port: a notice queued for it fails and is retried, never reaching anyone.
+    'GET /api/push/key': { expect: anyone(), call: () => ({ url: '/api/push/key' }) },
+    'POST /api/push/subscriptions': {
+      expect: anyAccount(),
+      call: () => ({
+        url: '/api/push/subscriptions',
+        payload: { endpoint: PUSH_ENDPOINT, keys: { p256dh: pushDevice.p256dh, auth: pushDevice.auth } },
+      }),
+    },
+    'POST /api/push/subscriptions/status': {
+      expect: anyAccount(),
+      call: () => ({ url: '/api/push/subscriptions/status', payload: { endpoint: PUSH_ENDPOINT } }),
+    },
+    'DELETE /api/push/subscriptions': {
+      expect: anyAccount(),
+      call: () => ({ url: '/api/push/subscriptions', payload: { endpoint: PUSH_ENDPOINT } }),
     },
     // One's own password only (no id to aim elsewhere). An allowed change ends the caller's other
     // sessions, the world's tokens among them: each verified caller sends a fresh account's session.

@@ -179,6 +179,11 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/users/me/calendar': {},
   'DELETE /api/users/me/calendar': {},
   'GET /api/calendar/:token': { params: { token: ['calendarToken'] } },
+  // issue 27: Web Push (h-push)
+  'GET /api/push/key': {},
+  'POST /api/push/subscriptions': {},
+  'POST /api/push/subscriptions/status': {},
+  'DELETE /api/push/subscriptions': {},
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 import type { TActivity } from '@circles/shared'
 import { and, eq, inArray, like, sql } from 'drizzle-orm'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { activities, loanReminders } from '../src/db/schema'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { activities, loanReminders, pushOutbox, pushSubscriptions } from '../src/db/schema'
 import { formatDue, loanReminderEmail } from '../src/lib/mailer/loan-reminder-templates'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { insertLoan, setDueAt, setReturned, setTimeZone, testClock } from './support/loans'
+import { deviceKeys, startPushEndpoint } from './support/push-endpoint'
 import { type Listener, connectAs, listen, tokenOf } from './support/sockets'
 import { type TestApp, createTestApp, secondInstance } from './support/test-app'
 
@@ -305,17 +306,81 @@ describe('loan reminders written in batches (one JSON parameter per statement)',
   })
 })
 
+describe('loan reminders as push notices (issue 27)', () => {
+  it('reach the borrower’s device from the scan; switched off for push, they do not', async () => {
+    const push = await startPushEndpoint()
+    try {
+      const { ida, ben, circle } = await lending()
+      const device = deviceKeys()
+      const endpoint = push.endpointUrl()
+      const subscribe = await t.app.inject({
+        method: 'POST',
+        url: '/api/push/subscriptions',
+        headers: ben.auth,
+        payload: { endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+      })
+      expect(subscribe.statusCode, subscribe.body).toBe(200)
+      const { item } = await insertLoan(t, {
+        lender: ida,
+        borrower: ben,
+        circleId: circle.id,
+        dueAt: '2026-05-12T16:00:00Z',
+        itemName: 'Tent',
+      })
+      await scanAt('2026-05-11T08:00:00Z')
+      await vi.waitFor(() => expect(push.received).toHaveLength(1), { timeout: 5000 })
+      const notice = JSON.parse(device.decrypt(push.received[0]!.body))
+      expect(notice.url).toBe(`/items/${item.id}`)
+      expect(notice.title).toContain('Tent')
+
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/me/notifications',
+        headers: ben.auth,
+        payload: {
+          handoverRequests: true,
+          handoverAnswers: true,
+          invitations: true,
+          push: { loanReminders: false },
+        },
+      })
+      await insertLoan(t, {
+        lender: ida,
+        borrower: ben,
+        circleId: circle.id,
+        dueAt: '2026-05-13T16:00:00Z',
+        itemName: 'Saw',
+      })
+      await scanAt('2026-05-12T08:00:00Z')
+      // The email of the same scan is the sentinel: queued in the same transaction as a push would be.
+      expect((await reminderMails(ben)).length).toBeGreaterThanOrEqual(2)
+      const [sub] = await t.database.db
+        .select()
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.endpoint, endpoint))
+      expect(
+        await t.database.db.select().from(pushOutbox).where(eq(pushOutbox.subscriptionId, sub!.id)),
+      ).toHaveLength(1)
+    } finally {
+      await push.close()
+    }
+  })
+})
+
 describe('notice preferences with the lending kinds', () => {
   it('keep accepting the three-field body and leave the lending kinds as they are', async () => {
     const ann = await signedIn(t)
     const put = (payload: object) =>
       t.app.inject({ method: 'PUT', url: '/api/users/me/notifications', headers: ann.auth, payload })
     const all = { handoverRequests: true, handoverAnswers: true, invitations: true }
+    // Issue 27: the push switches come along, untouched by these bodies.
+    const push = { push: { ...all, loanReminders: true } }
     expect((await put({ ...all, loanReminders: false, loanChanges: false })).json().notices).toEqual({
       ...all,
       loanReminders: false,
       borrowRequests: true,
       loanChanges: false,
+      ...push,
     })
     const old = await put({ ...all, invitations: false })
     expect(old.statusCode).toBe(200)
@@ -325,6 +390,7 @@ describe('notice preferences with the lending kinds', () => {
       loanReminders: false,
       borrowRequests: true,
       loanChanges: false,
+      ...push,
     })
     expect((await put({ ...all, loanReminders: 'no' })).statusCode).toBe(400)
   })

@@ -75,11 +75,16 @@ describe('email notices', () => {
     const read = await t.app.inject({ method: 'GET', url: '/api/users/me/notifications', headers: ben.auth })
     // Issue 26 added the three lending kinds, on by default too.
     const lending = { loanReminders: true, borrowRequests: true, loanChanges: true }
+    // Issue 27: the push switches, all on by default, untouched by a body without them.
+    const push = {
+      push: { handoverRequests: true, handoverAnswers: true, invitations: true, loanReminders: true },
+    }
     expect(read.json().notices).toEqual({
       handoverRequests: true,
       handoverAnswers: true,
       invitations: true,
       ...lending,
+      ...push,
     })
     expect(
       await setNotices(ben, { handoverRequests: false, handoverAnswers: true, invitations: true }),
@@ -88,6 +93,7 @@ describe('email notices', () => {
       handoverAnswers: true,
       invitations: true,
       ...lending,
+      ...push,
     })
     await setNotices(ida, { handoverRequests: true, handoverAnswers: false, invitations: true })
     const item = await createItem(t, ida, circle.id)

@@ -10,7 +10,7 @@
  */
 import { supportedLanguage, type Language } from '@circles/shared'
 import { afterNextPaint } from '@/lib/after-paint'
-import { initPwaInstall } from '@/lib/pwa-install'
+import { initPwaInstall } from '@/pwa'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before waiting for anything.
 initPwaInstall()

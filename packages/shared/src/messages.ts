@@ -164,6 +164,8 @@ export const MESSAGES = {
   noticesUpdated: 'Your email preferences have been saved.',
   unsubscribed: 'You will no longer receive these emails.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid.',
+  // Issue 27: push notices (docs/decisions/0053).
+  pushEndpointRefused: 'This push service address is not accepted.',
   // Issue 23: a former member opens a page of the circle (answered 403 NO_LONGER_MEMBER).
   removedFromCircle: 'You were removed from this circle by its admin.',
   leftThisCircle: 'You left this circle.',

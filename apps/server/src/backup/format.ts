@@ -69,7 +69,8 @@ export interface Trailer {
 export type Entry = Header | TableLine | RowLine | FileLine | Trailer
 
 /** The secret files a data directory may hold (lib/secrets.ts), kept in the backup when present. */
-export const SECRET_FILES = ['jwt-secret', 'ledger-signing-key'] as const
+// vapid-key (issue 27): the Web Push key; a restore without it would leave every device subscribed to a key gone.
+export const SECRET_FILES = ['jwt-secret', 'ledger-signing-key', 'vapid-key'] as const
 
 /** A file the restore refuses, with the reason for the operator. Nothing has been written. */
 export class BackupFileError extends Error {}

@@ -28,6 +28,7 @@ const owners: Record<string, string> = {
   webauthnCredentials: 'webauthn',
   webauthnChallenges: 'webauthn',
   contactMessages: 'contact',
+  pushSubscriptions: 'push',
 }
 
 /**

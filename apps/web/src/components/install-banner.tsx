@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { mountInstallBanner, type InstallBannerStrings } from '@/lib/install-banner'
+import { mountInstallBanner, type InstallBannerStrings } from '@/pwa'
 
 export function useInstallBannerStrings(): InstallBannerStrings {
   const { t } = useTranslation()

@@ -190,4 +190,11 @@ export const api = {
   /** DELETE without a body: the path names what goes. */
   delete: <S extends z.ZodType | undefined = undefined>(path: string, schema?: S, options?: RequestOptions) =>
     request('DELETE', path, undefined, schema as S, options),
+  /** DELETE with a JSON body (issue 27: a device's push endpoint, a capability URL kept out of the path). */
+  deleteWith: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body: unknown,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('DELETE', path, body, schema as S, options),
 }

@@ -1,4 +1,5 @@
 import { logout } from '@/lib/session'
+import { forgetDeviceOnSignOut } from '@/pwa'
 import { clearOfflineData } from '@/pwa/offline'
 
 let leaving = false
@@ -17,6 +18,8 @@ export function isLeavingAfterLogout(): boolean {
  */
 export async function signOutAndLeave(to = '/'): Promise<void> {
   leaving = true
+  // Issue 27: this device's push notices end with its session (docs/decisions/0053).
+  await forgetDeviceOnSignOut()
   await logout()
   // Before the page goes: the stored queries, ledger proofs and cached pages (docs/decisions/0054).
   await clearOfflineData()

@@ -4,7 +4,7 @@
  */
 import { domIcon, el } from '@/lib/dom-icons'
 import { runtimeConfig } from '@/lib/runtime-config'
-import type { MountedBanner } from '@/lib/install-banner'
+import type { MountedBanner } from '@/pwa'
 
 export interface StagingBannerStrings {
   label: string

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { initPwaInstall, type BeforeInstallPromptEvent } from '@/lib/pwa-install'
+import { initPwaInstall, type BeforeInstallPromptEvent } from '@/pwa'
 import { startStaticPageShell } from '@/lib/static-page-shell'
 
 describe('static page shell (the landing page without React)', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
+import { ZPushPreferences } from './push'
 import { ZLanguage, isPlainText, requiredString, zEmail, zText } from './common'
 
 export const ZUser = z
@@ -175,6 +176,8 @@ export const ZNoticePreferences = z
     borrowRequests: z.boolean(),
     /** Issue 26: a loan was accepted, returned, extended or its date changed. */
     loanChanges: z.boolean(),
+    /** Issue 27: the push switches, on the devices that turned push on (docs/decisions/0053). */
+    push: ZPushPreferences,
   })
   .meta({ id: 'NoticePreferences' })
 export type TNoticePreferences = z.infer<typeof ZNoticePreferences>
@@ -186,6 +189,8 @@ export const ZNoticePreferencesUpdate = ZNoticePreferences.extend({
   loanReminders: z.boolean().optional(),
   borrowRequests: z.boolean().optional(),
   loanChanges: z.boolean().optional(),
+  /** Issue 27: any of the push switches; those left out stay as they are. */
+  push: ZPushPreferences.partial().optional(),
 })
 export type TNoticePreferencesUpdate = z.infer<typeof ZNoticePreferencesUpdate>
 

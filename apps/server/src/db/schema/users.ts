@@ -26,6 +26,11 @@ export const users = pgTable(
     notifyBorrowRequests: boolean('notify_borrow_requests').notNull().default(true),
     /** Lending notices: extensions asked and answered, date changes, returns started and confirmed. */
     notifyLoanChanges: boolean('notify_loan_changes').notNull().default(true),
+    /** Push notices (issue 27, docs/decisions/0053) on the person's devices that turned them on. */
+    pushHandoverRequests: boolean('push_handover_requests').notNull().default(true),
+    pushHandoverAnswers: boolean('push_handover_answers').notNull().default(true),
+    pushInvitations: boolean('push_invitations').notNull().default(true),
+    pushLoanReminders: boolean('push_loan_reminders').notNull().default(true),
     /**
      * The person's IANA time zone as their browser last reported it (issue 26): the default return time
      * (end of the day) and the "on the day" reminder are in it. Null = not known yet (UTC).

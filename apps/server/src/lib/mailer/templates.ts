@@ -8,6 +8,8 @@ export interface RenderedEmail {
   html: string
   /** Notices only: the one-click unsubscribe URL (List-Unsubscribe). */
   listUnsubscribe?: string
+  /** The short form a push notice shows (issue 27): the subject, the preheader, the action's page. */
+  short?: { title: string; body: string; link?: string }
 }
 
 export type Template<D> = Record<Language, (d: D) => { subject: string } & EmailParts>
@@ -393,7 +395,13 @@ const contactMessage = (d: { name: string; email: string; subject: string; messa
 })
 
 export function finish(kind: string, lang: string, parts: { subject: string } & EmailParts): RenderedEmail {
-  return { kind, subject: parts.subject, text: renderText(parts), html: renderHtml(lang, parts) }
+  return {
+    kind,
+    subject: parts.subject,
+    text: renderText(parts),
+    html: renderHtml(lang, parts),
+    short: { title: parts.subject, body: parts.preheader, ...(parts.action && { link: parts.action.url }) },
+  }
 }
 
 export const emails = {

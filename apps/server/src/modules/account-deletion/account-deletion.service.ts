@@ -18,6 +18,7 @@ import { removeAvatar } from '../avatars/avatars.service'
 import { storedNames } from '../../lib/images'
 import { deleteCircleLedger, erasePersonFromLedger } from '../ledger/ledger-erasure'
 import type { LoansService } from '../loans/loans.service'
+import type { PushService } from '../push/push.service'
 import type { WebauthnService } from '../webauthn/webauthn.service'
 import * as repo from './account-deletion.repository'
 
@@ -46,6 +47,8 @@ export function createAccountDeletionService(
     webauthn: Pick<WebauthnService, 'reauthVerify'>
     /** Issue 26: the messages of their requests for a later return date go too. */
     loans: Pick<LoansService, 'eraseTextsOf'>
+    /** Issue 27: every device's push subscription, and the notices queued for them. */
+    push: Pick<PushService, 'removeAllOf'>
   },
 ) {
   async function previewIn(db: Executor, actor: TUser): Promise<TDeletionPreview> {
@@ -147,6 +150,7 @@ export function createAccountDeletionService(
         held.map((item) => item.id),
       )
       await repo.deletePersonalRows(tx, { id: user.id, email: user.email, name: user.name })
+      await deps.push.removeAllOf(tx, user.id)
       // The avatar's file goes after the commit with the pictures (docs/decisions/0037).
       pictures.push(...(await removeAvatar(tx, user.id)))
       const erasedBlocks = await erasePersonFromLedger(tx, user.id)

@@ -14,6 +14,7 @@ const person = <U extends typeof borrower | typeof lender>(u: U) => ({
   language: u.language,
   timeZone: u.timeZone,
   notifyLoanReminders: u.notifyLoanReminders,
+  pushLoanReminders: u.pushLoanReminders,
   deletedAt: u.deletedAt,
 })
 

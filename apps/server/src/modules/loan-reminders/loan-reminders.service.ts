@@ -8,9 +8,10 @@ import {
   type LoanReminderEmailKind,
 } from '../../lib/mailer/loan-reminder-templates'
 import { type OutgoingEmail, enqueueEmails } from '../../lib/mailer/outbox'
+import { enqueuePushes } from '../../lib/push/queue'
 import type { Notice } from '../../lib/events'
 import type { ActivitiesService } from '../activities/activities.service'
-import type { NoticesService } from '../users/notices.service'
+import type { NoticesService, OutgoingPush } from '../users/notices.service'
 import * as repo from './loan-reminders.repository'
 import type { DueLoan } from './loan-reminders.repository'
 import { type DueReminder, borrowerReminder, lenderReminder, parseOffsets, scanWindow } from './schedule'
@@ -81,8 +82,16 @@ export function createLoanReminders(
   }
 
   function emailOf(c: Candidate): OutgoingEmail | null {
-    const { loan, to, reminder } = c
-    return deps.notices.emailFor(to, 'loanReminders', (recipient, unsubscribeUrl) =>
+    return deps.notices.emailFor(c.to, 'loanReminders', renderOf(c))
+  }
+
+  /** Issue 27: the same reminder's push notice, if the recipient wants it on their devices. */
+  function pushOf(c: Candidate): OutgoingPush | null {
+    return deps.notices.pushFor(c.to, 'loanReminders', renderOf(c))
+  }
+
+  function renderOf({ loan, reminder }: Candidate) {
+    return (recipient: Candidate['to'], unsubscribeUrl: string) =>
       loanReminderEmail(recipient.language, {
         kind: EMAIL_KIND[reminder.type],
         name: recipient.name,
@@ -93,8 +102,7 @@ export function createLoanReminders(
         overdueNotice: reminder.overdueNotice,
         link: `${base}/items/${loan.itemId}`,
         unsubscribeUrl,
-      }),
-    )
+      })
   }
 
   function dataOf(c: Candidate): TLoanReminderActivityData {
@@ -117,14 +125,20 @@ export function createLoanReminders(
     const open = candidates
     // Worded and rendered before the transaction, a slice at a time, so neither the event loop nor a
     // database connection is held for the CPU work.
-    const prepared: { c: Candidate; data: TLoanReminderActivityData; email: OutgoingEmail | null }[] = []
+    const prepared: {
+      c: Candidate
+      data: TLoanReminderActivityData
+      email: OutgoingEmail | null
+      push: OutgoingPush | null
+    }[] = []
     for (let i = 0; i < open.length; i++) {
       if (i > 0 && i % PREPARE_SLICE === 0) await yieldToRequests()
       const c = open[i]!
-      prepared.push({ c, data: dataOf(c), email: emailOf(c) })
+      prepared.push({ c, data: dataOf(c), email: emailOf(c), push: pushOf(c) })
     }
     let notices: Notice[] = []
     let emails = 0
+    let pushed = 0
     await ctx.db.transaction(async (tx) => {
       const won = await repo.claim(
         tx,
@@ -140,9 +154,12 @@ export function createLoanReminders(
       const outgoing = mine.map((p) => p.email).filter((e): e is OutgoingEmail => e !== null)
       await enqueueEmails(tx, outgoing)
       emails = outgoing.length
+      const pushes = mine.map((p) => p.push).filter((p): p is OutgoingPush => p !== null)
+      await enqueuePushes(tx, pushes)
+      pushed = pushes.length
     })
     deps.activities.publish(notices)
-    if (emails > 0) ctx.nudgeMail()
+    if (emails > 0 || pushed > 0) ctx.nudgeMail()
     return { sent: notices.length, emails }
   }
 

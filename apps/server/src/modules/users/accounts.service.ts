@@ -31,6 +31,12 @@ const noticesOf = (row: UserRow): TNoticePreferences => ({
   loanReminders: row.notifyLoanReminders,
   borrowRequests: row.notifyBorrowRequests,
   loanChanges: row.notifyLoanChanges,
+  push: {
+    handoverRequests: row.pushHandoverRequests,
+    handoverAnswers: row.pushHandoverAnswers,
+    invitations: row.pushInvitations,
+    loanReminders: row.pushLoanReminders,
+  },
 })
 
 export function createAccountsService(ctx: AppContext) {
@@ -176,6 +182,15 @@ export function createAccountsService(ctx: AppContext) {
       ...(input.loanReminders === undefined ? {} : { notifyLoanReminders: input.loanReminders }),
       ...(input.borrowRequests === undefined ? {} : { notifyBorrowRequests: input.borrowRequests }),
       ...(input.loanChanges === undefined ? {} : { notifyLoanChanges: input.loanChanges }),
+      // Issue 27: the push switches given; the others stay.
+      ...(input.push?.handoverRequests === undefined
+        ? {}
+        : { pushHandoverRequests: input.push.handoverRequests }),
+      ...(input.push?.handoverAnswers === undefined
+        ? {}
+        : { pushHandoverAnswers: input.push.handoverAnswers }),
+      ...(input.push?.invitations === undefined ? {} : { pushInvitations: input.push.invitations }),
+      ...(input.push?.loanReminders === undefined ? {} : { pushLoanReminders: input.push.loanReminders }),
     })
     if (!row) throw unauthorized()
     return noticesOf(row)

@@ -48,6 +48,7 @@ describe('a double submit sends one request (issue 23)', () => {
       loanReminders: true,
       borrowRequests: true,
       loanChanges: true,
+      push: { handoverRequests: true, handoverAnswers: true, invitations: true, loanReminders: true },
     }
     const fetchMock = mockApi({
       'GET /api/users/me/notifications': () => json(200, { notices }),

@@ -79,6 +79,7 @@ describe('the lending notice switches', () => {
       loanReminders: true,
       borrowRequests: false,
       loanChanges: true,
+      push: { handoverRequests: true, handoverAnswers: true, invitations: true, loanReminders: true },
     }
     const fetchMock = mockApi({
       'GET /api/users/me/notifications': () => json(200, { notices }),

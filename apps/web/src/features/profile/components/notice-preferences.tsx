@@ -19,6 +19,8 @@ const KINDS = [
   'loanChanges',
 ] as const
 
+const PUSH_KINDS = ['handoverRequests', 'handoverAnswers', 'invitations', 'loanReminders'] as const
+
 function NoticeForm({ saved }: { saved: TNoticePreferences }) {
   const { t } = useTranslation('profile')
   const [values, setValues] = useState(saved)
@@ -41,6 +43,21 @@ function NoticeForm({ saved }: { saved: TNoticePreferences }) {
             label={t(`notices.${kind}`)}
             checked={values[kind]}
             onChange={(event) => setValues({ ...values, [kind]: event.target.checked })}
+          />
+        ))}
+      </fieldset>
+      {/* Issue 27: the kinds that also come as push notices, on the devices that turned them on. */}
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-2 font-medium">{t('notices.pushKinds')}</legend>
+        {PUSH_KINDS.map((kind) => (
+          <Checkbox
+            key={kind}
+            name={`push-${kind}`}
+            label={t(`notices.pushKind.${kind}`)}
+            checked={values.push[kind]}
+            onChange={(event) =>
+              setValues({ ...values, push: { ...values.push, [kind]: event.target.checked } })
+            }
           />
         ))}
       </fieldset>

@@ -35,6 +35,7 @@ describe('ProfilePage (spec 001 §2)', () => {
             loanReminders: true,
             borrowRequests: true,
             loanChanges: true,
+            push: { handoverRequests: true, handoverAnswers: true, invitations: true, loanReminders: true },
           },
         }),
       'GET /api/users/me/calendar': () => json(200, { url: null }),

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
 import { CalendarFeed } from '../components/calendar-feed'
 import { DataTab } from '../components/data-tab'
+import { DevicePush } from '../components/device-push'
 import { NoticePreferences } from '../components/notice-preferences'
 import { ProfileInfo } from '../components/profile-info'
 import { SecurityAccess } from '../components/security-access'
@@ -45,6 +46,7 @@ export function ProfilePage() {
                   <div className="flex flex-col gap-6">
                     <ProfileInfo user={user} />
                     <NoticePreferences />
+                    <DevicePush />
                     <CalendarFeed />
                   </div>
                 ),

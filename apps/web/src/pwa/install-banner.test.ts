@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
-import { mountInstallBanner, type InstallBannerStrings } from '@/lib/install-banner'
+import { mountInstallBanner, type InstallBannerStrings } from './install-banner'
 import {
   createInstallController,
   type BeforeInstallPromptEvent,
   type InstallEnvironment,
-} from '@/lib/pwa-install'
+} from './pwa-install'
 import { mountStagingBanner } from '@/lib/staging-banner'
 
 const strings: InstallBannerStrings = {

@@ -8,7 +8,7 @@ import {
   type BeforeInstallPromptEvent,
   type InstallEnvironment,
   type InstallState,
-} from '@/lib/pwa-install'
+} from './pwa-install'
 import { INSTALL_APP_EVENT } from '@/lib/shell-events'
 
 const UA = {

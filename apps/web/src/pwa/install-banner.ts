@@ -4,7 +4,7 @@
  * installable and not dismissed, with an install and a dismiss button, or iOS Safari's three steps.
  */
 import { domIcon, el } from '@/lib/dom-icons'
-import { bannerMode, initPwaInstall, type InstallController } from '@/lib/pwa-install'
+import { bannerMode, initPwaInstall, type InstallController } from './pwa-install'
 
 export interface InstallBannerStrings {
   title: string
