@@ -179,3 +179,28 @@ test('a blocked permission shows how to allow it', async ({ page, request }) => 
   await expect(card).toHaveAttribute('data-device-push', 'denied')
   await screenshot(page, 'push-profile-denied-en-390')
 })
+
+test.describe('in Safari on an iPhone, in a tab', () => {
+  test.use({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  })
+
+  test('the profile says notices need the installed app, in German', async ({ page, request, axe }) => {
+    const ben = await createSignedInUser(request, 'push-ios', 'Ben Nachbar')
+    await page.addInitScript(() => window.localStorage.setItem('language', 'de'))
+    await signInAs(page, ben)
+    await page.goto('/profile')
+    const card = page.locator('[data-device-push]')
+    await expect(card).toHaveAttribute('data-device-push', 'needs-install')
+    await expect(card.getByText(/brauchen Benachrichtigungen die installierte App/)).toBeVisible()
+    await expect(card.getByRole('button', { name: /Benachrichtigungen auf diesem Gerät/ })).toHaveCount(0)
+    await axe.expectNoA11yViolations(page)
+    await screenshot(page, 'push-profile-ios-de-390')
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await screenshot(page, 'push-profile-ios-de-1280')
+  })
+})
