@@ -9,7 +9,12 @@
 // click is dispatched in the worker with the shown notification; focus() needs a real one).
 import type { Page } from '@playwright/test'
 import { expect, screenshot, test } from '../support/fixtures'
-import { deviceKeys, startPushEndpoint, type PushEndpoint } from '../support/push-endpoint'
+// The server tests' push service (e2e/tsconfig.json includes that one file).
+import {
+  deviceKeys,
+  startPushEndpoint,
+  type PushEndpoint,
+} from '../../apps/server/test/support/push-endpoint'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
 import { createItem, requestHandover } from './handovers-support'
 
