@@ -61,10 +61,10 @@ export function HandoverAnswer({ handover, busy, onAnswer }: HandoverAnswerProps
         )}
       </FormField>
       <div className="flex flex-wrap gap-2">
-        <Button disabled={busy} onClick={() => onAnswer('CONFIRMED', comment)}>
+        <Button needsServer disabled={busy} onClick={() => onAnswer('CONFIRMED', comment)}>
           {t('handoverAnswer.accept')}
         </Button>
-        <Button variant="secondary" disabled={busy} onClick={() => onAnswer('REJECTED', comment)}>
+        <Button needsServer variant="secondary" disabled={busy} onClick={() => onAnswer('REJECTED', comment)}>
           {t('handoverAnswer.reject')}
         </Button>
       </div>

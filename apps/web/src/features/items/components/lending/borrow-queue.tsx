@@ -162,11 +162,16 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
               ) : (
                 <div className="flex flex-wrap gap-2">
                   {item.lending.loan ? null : (
-                    <Button size="sm" onClick={() => open({ kind: 'accept', ask })}>
+                    <Button size="sm" needsServer onClick={() => open({ kind: 'accept', ask })}>
                       {t('ask.accept')}
                     </Button>
                   )}
-                  <Button size="sm" variant="secondary" onClick={() => open({ kind: 'decline', ask })}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    needsServer
+                    onClick={() => open({ kind: 'decline', ask })}
+                  >
                     {t('ask.decline')}
                   </Button>
                 </div>
@@ -206,6 +211,7 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
     ) : (
       <Button
         className="w-full"
+        needsServer
         icon={<HandHelping aria-hidden="true" />}
         onClick={() => open({ kind: 'ask' })}
       >

@@ -148,6 +148,7 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
               <>
                 <Button
                   size="sm"
+                  needsServer
                   disabled={busy}
                   onClick={() =>
                     answerExtension.mutate(
@@ -168,6 +169,7 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
                 <Button
                   size="sm"
                   variant="secondary"
+                  needsServer
                   disabled={busy}
                   onClick={() =>
                     answerExtension.mutate(
@@ -205,7 +207,12 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
       ) : null}
 
       {!pendingReturn ? (
-        <Button className="w-full" icon={<Undo2 aria-hidden="true" />} onClick={() => open('return')}>
+        <Button
+          className="w-full"
+          needsServer
+          icon={<Undo2 aria-hidden="true" />}
+          onClick={() => open('return')}
+        >
           {isBorrower ? t('loan.return') : t('loan.recordReturn')}
         </Button>
       ) : null}
@@ -213,6 +220,7 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
         <Button
           variant="secondary"
           className="w-full"
+          needsServer
           icon={<CalendarPlus aria-hidden="true" />}
           onClick={() => open('extend', DEFAULT_LOAN_DAYS)}
         >
@@ -223,6 +231,7 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
         <Button
           variant="secondary"
           className="w-full"
+          needsServer
           icon={<CalendarClock aria-hidden="true" />}
           onClick={() => open('change')}
         >
