@@ -1,5 +1,5 @@
 import type { Language } from '@circles/shared'
-import { QueryClientProvider } from '@tanstack/react-query'
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import { StrictMode, type ComponentType } from 'react'
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router'
@@ -20,7 +20,16 @@ function Landed() {
 export async function renderPages(
   pages: Record<string, ComponentType>,
   path: string,
-  { language = 'en', namespaces = [] }: { language?: Language; namespaces?: string[] } = {},
+  {
+    language = 'en',
+    namespaces = [],
+    seed,
+  }: {
+    language?: Language
+    namespaces?: string[]
+    /** Fills the query cache before the first render (what the device already had). */
+    seed?: (client: QueryClient) => void
+  } = {},
 ) {
   const i18n = await initI18n(language)
   await i18n.changeLanguage(language)
@@ -33,6 +42,7 @@ export async function renderPages(
     { initialEntries: [path] },
   )
   const queryClient = createQueryClient()
+  seed?.(queryClient)
   const view = render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -1,5 +1,6 @@
 import {
   type TCreateItemRequest,
+  type TItem,
   type TUpdateItemRequest,
   ZCircleListResponse,
   ZItemListResponse,
@@ -10,6 +11,7 @@ import {
 } from '@circles/shared'
 import {
   keepPreviousData,
+  type QueryClient,
   queryOptions,
   useInfiniteQuery,
   useQuery,
@@ -145,6 +147,10 @@ export function useItemByCode(code: string) {
   const queryClient = useQueryClient()
   return useQuery({
     queryKey: ['items', 'by-code', code],
+    // A code never moves to another item: one this device has seen (in any list or item kept in the
+    // cache, offline too) opens at once; the server is still asked when there is a connection.
+    initialData: () => cachedItemWithCode(queryClient, code),
+    initialDataUpdatedAt: 0,
     queryFn: async ({ signal }) => {
       const { item } = await api.get(`/items/by-code/${encodeURIComponent(code)}`, ZItemResponse, { signal })
       queryClient.setQueryData(itemKeys.detail(item.id), item)
@@ -152,4 +158,31 @@ export function useItemByCode(code: string) {
     },
     retry: false,
   })
+}
+
+/** An item with this label code in any items query the cache holds (lists, pages, details). */
+function cachedItemWithCode(queryClient: QueryClient, code: string): TItem | undefined {
+  const find = (value: unknown, depth: number): TItem | undefined => {
+    if (depth > 4 || value === null || typeof value !== 'object') return undefined
+    if (Array.isArray(value)) {
+      for (const entry of value) {
+        const found = find(entry, depth + 1)
+        if (found) return found
+      }
+      return undefined
+    }
+    const record = value as Record<string, unknown>
+    if (record.code === code && typeof record.id === 'string' && typeof record.name === 'string')
+      return value as TItem
+    for (const entry of Object.values(record)) {
+      const found = find(entry, depth + 1)
+      if (found) return found
+    }
+    return undefined
+  }
+  for (const [, data] of queryClient.getQueriesData({ queryKey: ['items'] })) {
+    const found = find(data, 0)
+    if (found) return found
+  }
+  return undefined
 }

@@ -149,3 +149,16 @@ describe('/i/:code (issue 27)', () => {
     ).toBeTruthy()
   })
 })
+
+describe('/i/:code from what the device already has (issue 27)', () => {
+  it('opens an item seen in a list at once, without waiting for the server (offline too)', async () => {
+    const item = items[5]!
+    // The server never answers: the code is resolved from the cached list.
+    mockApi({ [`GET /api/items/by-code/${item.code}`]: () => new Promise<Response>(() => {}) })
+    await renderPages({ '/i/:code': ItemCodePage }, `/i/${item.code}`, {
+      namespaces: ['items'],
+      seed: (client) => client.setQueryData(['items', 'circle', CIRCLE], { items, total: items.length }),
+    })
+    expect((await screen.findByTestId('landed')).textContent).toBe(`/items/${item.id}`)
+  })
+})
