@@ -65,6 +65,8 @@ test('a printed label, scanned, opens the item: Ada hands it over, Ben scans it 
     const served = await wasm
     expect(new URL(served.url()).origin).toBe(new URL(baseURL!).origin)
     expect(served.headers()['content-type']).toBe('application/wasm')
+    // Precompressed at build time (brotli 11): about a third of the 1.1 MB on the wire.
+    expect(served.headers()['content-encoding']).toBe('br')
     await expect(owner.page).toHaveURL(new RegExp(`/items/${ladderId}$`), { timeout: 20_000 })
     await expect(scanDialog(owner.page)).toHaveCount(0)
     await expect(owner.page.getByRole('heading', { level: 1, name: 'Ladder' })).toBeVisible()

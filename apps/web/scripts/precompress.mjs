@@ -1,5 +1,5 @@
 // Runs last in `npm run build`: writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip -9) beside
-// every text file of dist that the server sends from disk, so @fastify/static sends them as they are
+// every compressible file of dist that the server sends from disk, so @fastify/static sends them as they are
 // (apps/server/src/plugins/spa.ts, preCompressed) instead of compressing each answer again at a lower
 // quality. Brotli 11 is too slow per request but fine once per build. HTML is not here: the server
 // writes the runtime config into every page and compresses those answers itself (docs/decisions/0055).
@@ -10,8 +10,8 @@ import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url))
-/** What @fastify/compress would compress on the fly (its threshold: 1 KiB). */
-const TEXT = /\.(js|mjs|css|svg|json|webmanifest|txt)$/
+/** What @fastify/compress would compress on the fly (its threshold: 1 KiB), and the QR reader's WebAssembly. */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|webmanifest|txt|wasm)$/
 const MIN_BYTES = 1024
 /** Served by the page handler, not from disk. */
 const SKIP_DIRS = new Set(['prerender', '.vite'])
@@ -23,7 +23,7 @@ async function* files(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
       if (!SKIP_DIRS.has(entry.name)) yield* files(path.join(dir, entry.name))
-    } else if (TEXT.test(entry.name)) yield path.join(dir, entry.name)
+    } else if (COMPRESSIBLE.test(entry.name)) yield path.join(dir, entry.name)
   }
 }
 
