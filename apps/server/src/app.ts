@@ -19,6 +19,7 @@ import { type LedgerSigner, ledgerSigner } from './lib/ledger-signer'
 import { createUnsubscribeTokens } from './lib/unsubscribe-tokens'
 import { createMailFolderTransport, createSmtpTransport, type MailTransport } from './lib/mailer/transport'
 import { startOutboxWorker } from './lib/mailer/worker'
+import { isLoopbackHost } from './lib/push/public-address'
 import { startPushWorker } from './lib/push/worker'
 import { type VapidKeys, vapidFromSecret } from './lib/push/vapid'
 import { pushRoutes } from './modules/push/push.routes'
@@ -186,6 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     subject: config.push.subject,
     intervalMs: config.outboxIntervalMs,
     timeoutMs: config.push.timeoutMs,
+    privateHostsToo: isLoopbackHost(new URL(config.publicUrl).hostname),
   })
   app.addHook('onClose', () => pushWorker.stop())
 

@@ -271,3 +271,41 @@ describe('push delivery', () => {
     expect(await subscriptionOf(phone.endpoint)).toBeUndefined()
   })
 })
+
+describe('a public server posts to public push services only', () => {
+  let pub: TestApp
+  beforeAll(async () => {
+    pub = await createTestApp({ env: { PUBLIC_URL: 'https://circles.example', PUSH_TIMEOUT_MS: '300' } })
+  })
+  afterAll(async () => {
+    await pub.close()
+  })
+
+  it('a device whose endpoint is on a private, link-local or loopback address is dropped unsent', async () => {
+    const ida = await signedIn(pub, { name: 'Ida Owner' })
+    const ben = await signedIn(pub, { name: 'Ben Nachbar' })
+    const circle = await createCircle(pub, ida, { name: 'Linden Street' })
+    await addMember(pub, ida, circle.id, ben)
+    const endpoints = [
+      'https://10.0.0.5/push/1',
+      'https://169.254.169.254/latest',
+      'https://[::ffff:127.0.0.1]/x',
+    ]
+    for (const endpoint of endpoints) {
+      const keys = deviceKeys()
+      const res = await pub.app.inject({
+        method: 'POST',
+        url: '/api/push/subscriptions',
+        headers: ben.auth,
+        payload: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    await pendingHandover(pub, ida, ben, (await createItem(pub, ida, circle.id)).id)
+    await vi.waitFor(
+      async () => expect(await pub.database.db.select().from(pushSubscriptions)).toHaveLength(0),
+      { timeout: 5000 },
+    )
+    expect(push.received).not.toContainEqual(expect.objectContaining({ path: '/latest' }))
+  })
+})

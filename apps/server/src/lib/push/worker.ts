@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import webpush from 'web-push'
 import type { Db } from '../../db/client'
 import { isDatabaseUnavailable, outageSummary } from '../database-unavailable'
+import { hostIsPublic } from './public-address'
 import { type PushJob, claimNextPush, forgetDevice, markPushNotSent, markPushSent } from './queue'
 import type { VapidKeys } from './vapid'
 
@@ -32,7 +33,15 @@ async function deliver(
   job: PushJob,
   vapid: VapidKeys & { subject: string },
   timeoutMs: number,
+  privateHostsToo: boolean,
 ): Promise<Outcome> {
+  if (!privateHostsToo) {
+    const isPublic = await hostIsPublic(new URL(job.endpoint).hostname)
+    if (isPublic === false)
+      return { ok: false, gone: true, error: 'the endpoint is not on the public internet' }
+    if (isPublic === undefined)
+      return { ok: false, gone: false, error: "the endpoint's host does not resolve" }
+  }
   let details: webpush.RequestDetails
   try {
     details = webpush.generateRequestDetails(
@@ -85,6 +94,11 @@ export function startPushWorker(opts: {
   subject: string
   intervalMs: number
   timeoutMs: number
+  /**
+   * Post to loopback and private hosts too: only for a server that itself runs on loopback (development
+   * and the tests' push service); otherwise a push goes to public addresses only (public-address.ts).
+   */
+  privateHostsToo: boolean
 }): PushWorker {
   const { db, log, intervalMs, timeoutMs } = opts
   const vapid = { ...opts.vapid, subject: opts.subject }
@@ -95,7 +109,7 @@ export function startPushWorker(opts: {
   let outage = false
 
   async function send(job: PushJob) {
-    const outcome = await deliver(job, vapid, timeoutMs)
+    const outcome = await deliver(job, vapid, timeoutMs, opts.privateHostsToo)
     const ids = { pushId: job.id, subscriptionId: job.subscriptionId, attempts: job.attempts }
     if (outcome.ok) {
       await markPushSent(db, job)

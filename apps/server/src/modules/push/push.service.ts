@@ -9,10 +9,9 @@ import {
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'
+import { isLoopbackHost } from '../../lib/push/public-address'
 import type { VapidKeys } from '../../lib/push/vapid'
 import * as repo from './push.repository'
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /**
  * Which endpoints a device may register (docs/decisions/0053): https, as every browser's push service
@@ -24,8 +23,10 @@ export function endpointAllowed(endpoint: string, publicUrl: string): boolean {
   const url = new URL(endpoint)
   if (url.username || url.password) return false
   if (url.protocol === 'https:')
-    return !LOOPBACK.has(url.hostname) || LOOPBACK.has(new URL(publicUrl).hostname)
-  return url.protocol === 'http:' && LOOPBACK.has(url.hostname) && LOOPBACK.has(new URL(publicUrl).hostname)
+    return !isLoopbackHost(url.hostname) || isLoopbackHost(new URL(publicUrl).hostname)
+  return (
+    url.protocol === 'http:' && isLoopbackHost(url.hostname) && isLoopbackHost(new URL(publicUrl).hostname)
+  )
 }
 
 /** A P-256 point the encryption can use (a key not on the curve would fail every send). */
