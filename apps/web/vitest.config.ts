@@ -12,5 +12,8 @@ export default defineProject({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A worker per core on a loaded 2-core machine: a page test that renders, loads its strings and a
+    // lazy chunk can take over vitest's default 5 s without anything being wrong.
+    testTimeout: 15_000,
   },
 })

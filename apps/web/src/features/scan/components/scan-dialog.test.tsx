@@ -58,7 +58,8 @@ afterEach(() => {
 async function openScanner() {
   const view = await renderPages({ '/items': Page }, '/items', { namespaces: ['scan', 'items'] })
   fireEvent.click(screen.getByRole('button', { name: 'Scan' }))
-  const dialog = await screen.findByRole('dialog', { name: 'Scan a code' })
+  // The dialog is its own chunk, imported on the first press.
+  const dialog = await screen.findByRole('dialog', { name: 'Scan a code' }, { timeout: 5000 })
   return { ...view, dialog }
 }
 
@@ -69,8 +70,9 @@ describe('scan dialog (issue 27)', () => {
     const camera = fakeCamera()
     reads.next = [null, `${origin()}/i/7k3m9qxr`]
     const { router } = await openScanner()
-    await waitFor(() => expect(router.state.location.pathname).toBe('/i/7K3M9QXR'))
-    expect(screen.getByTestId('landed').textContent).toBe('/i/7K3M9QXR')
+    // The page shown, not only the router's state (React renders the new route a moment later).
+    expect((await screen.findByTestId('landed', {}, { timeout: 5000 })).textContent).toBe('/i/7K3M9QXR')
+    expect(router.state.location.pathname).toBe('/i/7K3M9QXR')
     expect(camera.track.stop).toHaveBeenCalled()
     expect(screen.queryByRole('dialog')).toBeNull()
   })
@@ -80,7 +82,7 @@ describe('scan dialog (issue 27)', () => {
     const token = 'ab'.repeat(32)
     reads.next = [`${origin()}/join?token=${token}`]
     const { router } = await openScanner()
-    await waitFor(() => expect(router.state.location.pathname).toBe('/join'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/join'), { timeout: 5000 })
     expect(router.state.location.search).toBe(`?token=${token}`)
   })
 
@@ -117,7 +119,7 @@ describe('scan dialog (issue 27)', () => {
     await act(async () => {
       fireEvent.change(input, { target: { files: [new File(['y'], 'label2.jpg', { type: 'image/jpeg' })] } })
     })
-    await waitFor(() => expect(router.state.location.pathname).toBe('/i/7K3M9QXR'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/i/7K3M9QXR'), { timeout: 5000 })
   })
 
   it('stops the camera when closed', async () => {
