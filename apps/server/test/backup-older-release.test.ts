@@ -59,7 +59,7 @@ describe('a backup from an older release', () => {
     // The same backup as the release of migration 0012 wrote it: no users.deleted_at (0013), no passkey
     // names (0014), no socket event log (0015), and its migration level.
     // Nor what 0016 (lending, issue 26) adds, nor the items' label codes of 0017 (issue 27), which the
-    // migration gives the restored items.
+    // migration gives the restored items, nor 0018's push switches and tables (issue 27).
     const droppedColumns: Record<string, string[]> = {
       users: [
         'deleted_at',
@@ -67,6 +67,10 @@ describe('a backup from an older release', () => {
         'notify_borrow_requests',
         'notify_loan_changes',
         'time_zone',
+        'push_handover_requests',
+        'push_handover_answers',
+        'push_invitations',
+        'push_loan_reminders',
       ],
       webauthn_credentials: ['name', 'aaguid'],
       handovers: ['kind', 'due_at', 'loan_id'],
@@ -80,6 +84,8 @@ describe('a backup from an older release', () => {
       'borrow_requests',
       'loan_reminders',
       'calendar_feeds',
+      'push_subscriptions',
+      'push_outbox',
     ]
     const levelOf0012 = 13
     const older = await rewritten(file, (lines) => {
