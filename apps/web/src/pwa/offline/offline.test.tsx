@@ -99,6 +99,11 @@ describe('the stored cache is one person’s', () => {
     expect(await restoreQueryCache(next, 'ida')).toBe(true)
     expect(next.getQueryData(['circles'])).toEqual(['Ida’s circle'])
     expect(next.getQueryData(['profile', 'passkeys'])).toBeUndefined()
+    // Shown, but stale: a page that mounts with a connection asks the server again, even within
+    // staleTime of when the device stored it (a reload must not show an answered request as open).
+    const state = next.getQueryCache().find({ queryKey: ['circles'] })!
+    expect(state.state.isInvalidated).toBe(true)
+    expect(state.state.dataUpdatedAt).toBeGreaterThan(0)
   })
 
   it('never to another person signing in on the device, and removes the first one’s', async () => {

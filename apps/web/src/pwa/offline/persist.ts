@@ -70,6 +70,9 @@ export async function restoreQueryCache(
     return false
   }
   hydrate(queryClient, cached.clientState)
+  // Shown at once, but never taken for fresh: with a connection every page asks the server again when
+  // it mounts (a reload within staleTime would otherwise show what the device stored, not what is).
+  await queryClient.invalidateQueries({ refetchType: 'none' })
   return true
 }
 
