@@ -169,6 +169,37 @@ describe('one offline state', () => {
     expect(result.current).toBe(false)
     vi.unstubAllGlobals()
   })
+
+  it('asks the server again soon after a call got no answer, then less often', async () => {
+    vi.useFakeTimers()
+    try {
+      const fetchMock = vi.fn(async () => {
+        throw new TypeError('Failed to fetch')
+      })
+      vi.stubGlobal('fetch', fetchMock)
+      const { result } = renderHook(() => useOffline())
+      await act(async () => {
+        await expect(api.get('/circles')).rejects.toBeInstanceOf(ApiError)
+      })
+      expect(result.current).toBe(true)
+      fetchMock.mockClear()
+      // Half a second, one more second, two more: the probe backs off while nothing answers.
+      await act(() => vi.advanceTimersByTimeAsync(500))
+      expect(fetchMock).toHaveBeenCalledTimes(1)
+      expect(fetchMock.mock.calls[0]).toEqual(['/api/health', expect.anything()])
+      await act(() => vi.advanceTimersByTimeAsync(1000))
+      expect(fetchMock).toHaveBeenCalledTimes(2)
+      await act(() => vi.advanceTimersByTimeAsync(1999))
+      expect(fetchMock).toHaveBeenCalledTimes(2)
+      // The server is back: the next probe ends the offline state (react-query resumes its queries).
+      fetchMock.mockImplementation(async () => new Response('{}'))
+      await act(() => vi.advanceTimersByTimeAsync(1))
+      expect(result.current).toBe(false)
+    } finally {
+      vi.useRealTimers()
+      vi.unstubAllGlobals()
+    }
+  })
 })
 
 describe('actions offline', () => {

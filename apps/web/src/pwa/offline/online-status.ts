@@ -5,15 +5,17 @@ import { useSyncExternalStore } from 'react'
  * The one answer to "is this device offline?" (issue 27, docs/decisions/0054): the browser's
  * navigator.onLine with its online/offline events, and an API call that failed for want of a network
  * (a captive portal or a dead Wi-Fi leave navigator.onLine true). A network failure counts until the
- * next answer from the server or the next 'online' event; meanwhile a light probe asks every
- * PROBE_MS whether the server answers again.
+ * next answer from the server or the next 'online' event; meanwhile a light probe asks whether the
+ * server answers again: soon at first (a dropped connection or a restarting server is back in a
+ * moment, and react-query holds every query while offline), then every PROBE_MAX_MS.
  */
-const PROBE_MS = 10_000
+const PROBE_FIRST_MS = 500
+const PROBE_MAX_MS = 10_000
 const PROBE_URL = '/api/health'
 
 let browserOnline = typeof navigator === 'undefined' ? true : navigator.onLine !== false
 let networkFailed = false
-let probe: ReturnType<typeof setInterval> | undefined
+let probe: ReturnType<typeof setTimeout> | undefined
 const listeners = new Set<() => void>()
 
 export function isOffline(): boolean {
@@ -29,9 +31,14 @@ function publish(): void {
   for (const listener of listeners) listener()
 }
 
-function startProbe(): void {
+function startProbe(delay = PROBE_FIRST_MS): void {
   if (probe !== undefined || typeof window === 'undefined') return
-  probe = setInterval(() => void askServer(), PROBE_MS)
+  probe = setTimeout(() => {
+    probe = undefined
+    void askServer().then(() => {
+      if (networkFailed && browserOnline) startProbe(Math.min(delay * 2, PROBE_MAX_MS))
+    })
+  }, delay)
 }
 
 async function askServer(): Promise<void> {
@@ -45,7 +52,7 @@ async function askServer(): Promise<void> {
 
 function stopProbe(): void {
   if (probe === undefined) return
-  clearInterval(probe)
+  clearTimeout(probe)
   probe = undefined
 }
 
