@@ -173,7 +173,7 @@ describe('one offline state', () => {
   it('asks the server again soon after a call got no answer, then less often', async () => {
     vi.useFakeTimers()
     try {
-      const fetchMock = vi.fn(async () => {
+      const fetchMock = vi.fn(async (..._args: unknown[]): Promise<Response> => {
         throw new TypeError('Failed to fetch')
       })
       vi.stubGlobal('fetch', fetchMock)
