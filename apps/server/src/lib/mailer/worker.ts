@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../db/client'
-import { isDatabaseUnavailable, outageSummary } from '../database-unavailable'
 import { type Metrics, noMetrics } from '../metrics'
+import { startQueueWorker } from '../queue-worker'
 import { type OutboxRow, claimNextEmail, markDelivered, markNotSent, markUnknown } from './outbox'
 import { type MailTransport, certainlyNotSent } from './transport'
 
@@ -46,20 +46,15 @@ export function startOutboxWorker(opts: {
   const { db, transport, log, intervalMs } = opts
   const metrics = opts.metrics ?? noMetrics
   const lease = leaseMs(opts.smtpTimeoutMs)
-  let running: Promise<void> | null = null
-  let again = false
-  let stopped = false
-  let outage = false
-
   /** Records an outcome, retrying a failing database; the row is left `sending` if it never works. */
-  async function record(row: OutboxRow, what: string, write: () => Promise<void>) {
+  async function record(row: OutboxRow, what: string, write: () => Promise<void>, stopped: () => boolean) {
     for (let attempt = 0; ; attempt++) {
       try {
         await write()
         return
       } catch (error) {
         const wait = RECORD_RETRIES_MS[attempt]
-        if (wait === undefined || stopped) {
+        if (wait === undefined || stopped()) {
           log.error(
             { emailId: row.id, err: error },
             `could not record that an email was ${what}; it will not be sent again`,
@@ -71,74 +66,41 @@ export function startOutboxWorker(opts: {
     }
   }
 
-  async function deliver(row: OutboxRow) {
+  async function deliver(row: OutboxRow, stopped: () => boolean) {
     try {
       await transport.send(row)
     } catch (error) {
       const message = (error as Error).message
       if (!certainlyNotSent(error)) {
         metrics.outboxFailure('unknown')
-        await record(row, 'possibly sent', () => markUnknown(db, row, message))
+        await record(row, 'possibly sent', () => markUnknown(db, row, message), stopped)
         log.warn({ emailId: row.id, err: error }, 'email delivery outcome unknown; not sent again')
         return
       }
       const retryIn = row.attempts >= MAX_ATTEMPTS ? null : backoffMs(row.attempts, intervalMs)
       metrics.outboxFailure(retryIn === null ? 'gave_up' : 'retry')
-      await record(row, 'not sent', () => markNotSent(db, row, retryIn, message))
+      await record(row, 'not sent', () => markNotSent(db, row, retryIn, message), stopped)
       log.warn(
         { emailId: row.id, attempts: row.attempts, retryInMs: retryIn, err: error },
         'email delivery failed',
       )
       return
     }
-    await record(row, transport.kind, () => markDelivered(db, row, transport.kind))
+    await record(row, transport.kind, () => markDelivered(db, row, transport.kind), stopped)
   }
 
-  async function drain() {
-    do {
-      again = false
-      for (let row = await claimNextEmail(db, lease); row; row = await claimNextEmail(db, lease)) {
-        await deliver(row)
-        if (stopped) return
-      }
-    } while (again && !stopped)
-  }
-
-  function run() {
-    if (stopped) return
-    if (running) {
-      again = true
-      return
-    }
-    running = drain()
-      .then(() => {
-        if (outage) log.info('outbox worker: database reachable again')
-        outage = false
-      })
-      .catch((error) => {
-        // The database is away (a restart): the next tick tries again. One line per outage, and
-        // never the failed query, whose values may be an email's body.
-        if (isDatabaseUnavailable(error)) {
-          if (!outage)
-            log.warn({ database: outageSummary(error) }, 'outbox worker: database unavailable; retrying')
-          outage = true
-        } else log.error({ err: error }, 'outbox worker run failed')
-      })
-      .finally(() => {
-        running = null
-      })
-  }
-
-  const timer = setInterval(run, intervalMs)
-  timer.unref()
-  run()
+  const worker = startQueueWorker({
+    name: 'outbox worker',
+    log,
+    intervalMs,
+    claim: () => claimNextEmail(db, lease),
+    handle: deliver,
+  })
 
   return {
-    nudge: () => setImmediate(run),
+    nudge: worker.nudge,
     async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
+      await worker.stop()
       transport.close()
     },
   }

@@ -1,16 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import webpush from 'web-push'
 import type { Db } from '../../db/client'
-import { isDatabaseUnavailable, outageSummary } from '../database-unavailable'
+import { type QueueWorker, startQueueWorker } from '../queue-worker'
 import { hostIsPublic } from './public-address'
 import { type PushJob, claimNextPush, forgetDevice, markPushNotSent, markPushSent } from './queue'
 import type { VapidKeys } from './vapid'
 
-export interface PushWorker {
-  /** Ask for a run now, e.g. right after a transaction that queued a notice committed. */
-  nudge(): void
-  stop(): Promise<void>
-}
+export type PushWorker = QueueWorker
 
 const MAX_ATTEMPTS = 8
 const MAX_BACKOFF_MS = 60 * 60_000
@@ -103,11 +99,6 @@ export function startPushWorker(opts: {
   const { db, log, intervalMs, timeoutMs } = opts
   const vapid = { ...opts.vapid, subject: opts.subject }
   const lease = Math.max(60_000, 3 * timeoutMs)
-  let running: Promise<void> | null = null
-  let again = false
-  let stopped = false
-  let outage = false
-
   async function send(job: PushJob) {
     const outcome = await deliver(job, vapid, timeoutMs, opts.privateHostsToo)
     const ids = { pushId: job.id, subscriptionId: job.subscriptionId, attempts: job.attempts }
@@ -125,49 +116,11 @@ export function startPushWorker(opts: {
     log.warn({ ...ids, retryInMs: retryIn, reason: outcome.error }, 'push delivery failed')
   }
 
-  async function drain() {
-    do {
-      again = false
-      for (let job = await claimNextPush(db, lease); job; job = await claimNextPush(db, lease)) {
-        await send(job)
-        if (stopped) return
-      }
-    } while (again && !stopped)
-  }
-
-  function run() {
-    if (stopped) return
-    if (running) {
-      again = true
-      return
-    }
-    running = drain()
-      .then(() => {
-        if (outage) log.info('push worker: database reachable again')
-        outage = false
-      })
-      .catch((error) => {
-        if (isDatabaseUnavailable(error)) {
-          if (!outage)
-            log.warn({ database: outageSummary(error) }, 'push worker: database unavailable; retrying')
-          outage = true
-        } else log.error({ err: error }, 'push worker run failed')
-      })
-      .finally(() => {
-        running = null
-      })
-  }
-
-  const timer = setInterval(run, intervalMs)
-  timer.unref()
-  run()
-
-  return {
-    nudge: () => setImmediate(run),
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startQueueWorker({
+    name: 'push worker',
+    log,
+    intervalMs,
+    claim: () => claimNextPush(db, lease),
+    handle: send,
+  })
 }
