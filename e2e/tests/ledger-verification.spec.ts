@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { APIRequestContext, Page, Route } from '@playwright/test'
 import jsQR from 'jsqr'
 import pg from 'pg'
 import { PNG } from 'pngjs'
@@ -182,20 +182,39 @@ test('a confirmed block prints as a certificate with its checkpoint and a QR cod
   await screenshotScreen(page, 'certificate-de-390')
 })
 
-test('a device that cannot reach the server says so and checks again on request', async ({
+test('a device that cannot reach the server says so, checks again when it is back, and on request', async ({
   page,
   request,
 }) => {
   const { ben, circleId } = await circleWithBlocks(request, 'ledger-offline', 1)
   await signInAs(page, ben)
-  // The network drops for the checkpoint call, twice (the first try and its one retry).
-  let dropped = 0
-  await page.route('**/api/ledger/*/checkpoint', (route) =>
-    dropped++ < 2 ? route.abort('failed') : route.fallback(),
-  )
+  // The network drops as the page asks for the checkpoint: no call reaches the server (the app's probe
+  // of /api/health neither), until it comes back; then the app finds the server and checks by itself.
+  let down = true
+  const drop = (route: Route) => (down ? route.abort('failed') : route.fallback())
+  await page.route('**/api/ledger/*/checkpoint', drop)
+  await page.route('**/api/health', drop)
   await page.goto(`/blockchain/circle/${circleId}`)
   await expect(page.getByText('The ledger could not be checked on this device')).toBeVisible()
+  await expect(page.getByText(/Nothing was found wrong/)).toBeVisible()
   await expect(page.getByText('History was rewritten')).toHaveCount(0)
+  down = false
+  await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
+
+  // The server answers but refuses (too many checks): its reason, and Check again once it would agree.
+  let refuse = true
+  await page.route('**/api/ledger/*/checkpoint', (route) =>
+    refuse
+      ? route.fulfill({
+          status: 429,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Too many requests. Please try again later.' }),
+        })
+      : route.fallback(),
+  )
+  await page.reload()
+  await expect(page.getByText(/The server answered: Too many requests/)).toBeVisible()
+  refuse = false
   await page.getByRole('button', { name: 'Check again' }).click()
   await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
 })
