@@ -91,7 +91,9 @@ export function initI18n(language?: Language): Promise<typeof i18n> {
       .use(initReactI18next)
       .init({
         lng,
-        fallbackLng: DEFAULT_LANGUAGE,
+        // Both languages hold every key (i18n.test.ts), so German never falls back to English: a German
+        // screen loads only German strings (issue 27: half the locale bytes on a German first load).
+        fallbackLng: false,
         supportedLngs: LANGUAGES,
         load: 'languageOnly',
         ns: INITIAL_NAMESPACES,

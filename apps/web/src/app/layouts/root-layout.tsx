@@ -10,6 +10,7 @@ import { StagingBanner } from '@/components/staging-banner'
 import { ScanHost } from '@/features/scan/components/scan-host'
 import { trackPageView } from '@/lib/analytics'
 import { trackBannersHeight } from '@/lib/banner-offset'
+import { cn } from '@/lib/class-names'
 import { useFooterVisible } from '@/lib/footer-preference'
 import { OfflineNotice } from '@/pwa/offline'
 
@@ -54,8 +55,12 @@ export function RootLayout() {
           </div>
           {chrome.header ? <AppHeader /> : null}
         </div>
-        {/* Each page renders its own <main id="main-content">. */}
-        <div className="flex flex-1 flex-col">
+        {/*
+          Each page renders its own <main id="main-content">. With the app footer, the page region is at
+          least one screen tall: the footer starts below the fold, so a screen whose content arrives after
+          its loading state does not push a visible footer down (layout shift; docs/decisions/0055).
+        */}
+        <div className={cn('flex flex-1 flex-col', chrome.footer && 'min-h-dvh print:min-h-0')}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>
