@@ -1,0 +1,32 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { initI18n } from '@/lib/i18n'
+import { notify } from '@/lib/notify'
+import { ToasterSlot } from './toaster-slot'
+
+const toasts = async () => within(await screen.findByRole('region', { name: /notifications/i }))
+
+afterEach(() => notify.dismiss())
+
+describe('the Toaster, loaded with the first toast (issue 27)', () => {
+  it('renders nothing until a toast is asked for, then shows that toast', async () => {
+    await initI18n('en')
+    render(<ToasterSlot />)
+    expect(screen.queryByRole('region', { name: /notifications/i })).toBeNull()
+    act(() => void notify.success('Item saved'))
+    expect(await (await toasts()).findByText('Item saved')).toBeTruthy()
+  })
+
+  it('a toast dismissed at once goes, the next one stays (our ids reach sonner)', async () => {
+    await initI18n('en')
+    render(<ToasterSlot />)
+    act(() => {
+      const id = notify.error('Please fill in all required fields')
+      notify.dismiss(id)
+      notify.error('Name must be at least 2 characters')
+    })
+    const region = await toasts()
+    expect(await region.findByText('Name must be at least 2 characters')).toBeTruthy()
+    await waitFor(() => expect(region.queryByText('Please fill in all required fields')).toBeNull())
+  })
+})
