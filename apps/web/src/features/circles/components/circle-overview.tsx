@@ -1,11 +1,14 @@
 import type { TCircleDetail, TCircleRole } from '@circles/shared'
 import { Pencil, UsersRound } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { CircleDate } from './circle-date'
-import { CircleEditForm } from './circle-edit-form'
 import { RoleBadge } from './role-badge'
+import { PartLoader } from '@/components/part-loader'
+
+// The edit form (and its form library) loads when Edit is chosen, not with the circle page (issue 27).
+const CircleEditForm = lazy(() => import('./circle-edit-form').then((m) => ({ default: m.CircleEditForm })))
 
 interface CircleOverviewProps {
   circle: TCircleDetail
@@ -31,13 +34,15 @@ export function CircleOverview({ circle, role }: CircleOverviewProps) {
 
   if (editing && isAdmin) {
     return (
-      <CircleEditForm
-        circle={circle}
-        onDone={() => {
-          returnFocus.current = true
-          setEditing(false)
-        }}
-      />
+      <Suspense fallback={<PartLoader />}>
+        <CircleEditForm
+          circle={circle}
+          onDone={() => {
+            returnFocus.current = true
+            setEditing(false)
+          }}
+        />
+      </Suspense>
     )
   }
 

@@ -141,7 +141,7 @@ describe('circle detail', () => {
     await renderCirclesPage(`/circles/${CIRCLE_ID}`)
     fireEvent.click(await screen.findByRole('button', { name: 'Edit name and description' }))
 
-    const name = screen.getByLabelText('Name') as HTMLInputElement
+    const name = (await screen.findByLabelText('Name')) as HTMLInputElement
     expect(name.value).toBe('Maple Street flat')
     await waitFor(() => expect(document.activeElement).toBe(name))
     fireEvent.change(name, { target: { value: 'ab' } })

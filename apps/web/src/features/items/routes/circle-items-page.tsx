@@ -1,7 +1,7 @@
 import { MESSAGES, type TItem, ZCircleDetailResponse } from '@circles/shared'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Plus, QrCode } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -16,12 +16,15 @@ import { useItem, useItemSearch } from '../api/items'
 import { EmptyItems, FormPanel } from '../components/item-layout'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { ItemCardActions } from '../components/item-card-actions'
-import { ItemForm } from '../components/item-form'
 import { ItemSearchBar } from '../components/item-search-bar'
 import { ItemSearchResults } from '../components/item-search-results'
 import { cleared, isFiltered } from '../lib/item-search'
 import { useItemSearchParams } from '../lib/use-item-search-params'
 import { canDeleteItem, canEditItem } from '../lib/item-permissions'
+import { PartLoader } from '@/components/part-loader'
+
+// The item form (its form library, image handling) loads when adding or editing (issue 27).
+const ItemForm = lazy(() => import('../components/item-form').then((m) => ({ default: m.ItemForm })))
 
 /**
  * /circle/:circleId/items (spec 001 §2): the circle's items, the inline add form, the empty state;
@@ -118,13 +121,17 @@ export function CircleItemsPage() {
 
       {editing ? (
         <FormPanel title={t('form.editTitle')} cancelLabel={t('form.cancel')} onCancel={backToList}>
-          <ItemForm key={editing.id} circleId={circleId} item={editing} onDone={backToList} />
+          <Suspense fallback={<PartLoader />}>
+            <ItemForm key={editing.id} circleId={circleId} item={editing} onDone={backToList} />
+          </Suspense>
         </FormPanel>
       ) : null}
 
       {adding && !itemId ? (
         <FormPanel title={t('form.title')} cancelLabel={t('form.cancel')} onCancel={stopAdding}>
-          <ItemForm circleId={circleId} onDone={stopAdding} />
+          <Suspense fallback={<PartLoader />}>
+            <ItemForm circleId={circleId} onDone={stopAdding} />
+          </Suspense>
         </FormPanel>
       ) : null}
 

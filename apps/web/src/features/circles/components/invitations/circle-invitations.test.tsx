@@ -15,7 +15,7 @@ const QR = invitation({ id: '7d0c8f52-4a55-4f2e-9a0f-2f7c0d1b6e44', email: 'bob@
 async function openEmailPanel() {
   await renderInvitations()
   fireEvent.click(await screen.findByRole('button', { name: 'Invite by email' }))
-  return screen.getByRole('region', { name: 'Invite by email' })
+  return screen.findByRole('region', { name: 'Invite by email' })
 }
 
 describe('invite by email', () => {

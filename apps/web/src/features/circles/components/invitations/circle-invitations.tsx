@@ -1,11 +1,18 @@
 import { QrCode, UserPlus } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { SectionCard } from '../section-card'
-import { InviteEmailPanel } from './invite-email-panel'
 import { PendingInvitations } from './pending-invitations'
-import { QrInvitationPanel } from './qr-invitation-panel'
+import { PartLoader } from '@/components/part-loader'
+
+// The panels (their form library, the QR code) load when opened, not with the circle page (issue 27).
+const InviteEmailPanel = lazy(() =>
+  import('./invite-email-panel').then((m) => ({ default: m.InviteEmailPanel })),
+)
+const QrInvitationPanel = lazy(() =>
+  import('./qr-invitation-panel').then((m) => ({ default: m.QrInvitationPanel })),
+)
 
 type Panel = 'email' | 'qr'
 
@@ -53,10 +60,14 @@ export function CircleInvitations({ circleId }: { circleId: string }) {
                 {t('admin.shareQr')}
               </Button>
             </div>
-          ) : panel === 'email' ? (
-            <InviteEmailPanel circleId={circleId} onClose={close} />
           ) : (
-            <QrInvitationPanel circleId={circleId} onClose={close} />
+            <Suspense fallback={<PartLoader />}>
+              {panel === 'email' ? (
+                <InviteEmailPanel circleId={circleId} onClose={close} />
+              ) : (
+                <QrInvitationPanel circleId={circleId} onClose={close} />
+              )}
+            </Suspense>
           )}
         </div>
         <PendingInvitations circleId={circleId} />

@@ -27,7 +27,7 @@ function qrAnswer(email = 'ada@example.com') {
 async function openQrPanel() {
   await renderInvitations()
   fireEvent.click(await screen.findByRole('button', { name: 'Share QR code' }))
-  return screen.getByRole('region', { name: 'Share a QR code' })
+  return screen.findByRole('region', { name: 'Share a QR code' })
 }
 
 async function generate(email = 'ada@example.com') {
