@@ -117,6 +117,21 @@ test.describe('layout rules', () => {
     await expect(page).toHaveURL(/\/privacy$/)
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
   })
+
+  test('Back returns to where the reader was (docs/decisions/0020)', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 500 })
+    await page.goto('/no/such/page')
+    await expect(appFooter(page)).toBeVisible()
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100)
+    const reading = await page.evaluate(() => window.scrollY)
+    await appFooter(page).getByRole('link', { name: 'Privacy' }).click()
+    await expect(page).toHaveURL(/\/privacy$/)
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+    await page.goBack()
+    await expect(page).toHaveURL(/\/no\/such\/page$/)
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(reading)
+  })
 })
 
 test.describe('signed in', () => {

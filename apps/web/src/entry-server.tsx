@@ -5,9 +5,9 @@
 import { LANGUAGES, type Language } from '@circles/shared'
 import { StrictMode } from 'react'
 import { prerender } from 'react-dom/static'
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
+import { StaticRouter } from 'react-router'
 import { AppProviders } from '@/app/providers'
-import { routes } from '@/app/route-table'
+import { AppRoutes, preloadRoute } from '@/app/route-table'
 import { i18n, initI18n } from '@/lib/i18n'
 import { serverTitle } from '@/lib/use-document-title'
 
@@ -39,15 +39,14 @@ export async function render(path: string, language: Language): Promise<{ html: 
   await i18n.loadLanguages([...LANGUAGES])
   await i18n.loadNamespaces(NAMESPACES)
   serverTitle.reset()
-  const handler = createStaticHandler(routes)
-  const context = await handler.query(new Request(new URL(path, 'http://localhost')))
-  if (context instanceof Response) throw new Error(`${path} answered ${context.status} instead of a page`)
-  const router = createStaticRouter(handler.dataRoutes, context)
+  // The page's code first: the render then has nothing to wait for, as the browser's hydration.
+  await preloadRoute(path)
   const { prelude } = await prerender(
     <StrictMode>
       <AppProviders>
-        {/* hydrate=false: no inline hydration script (CSP); the client resolves the route itself. */}
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={path}>
+          <AppRoutes />
+        </StaticRouter>
       </AppProviders>
     </StrictMode>,
     // Large boundaries would otherwise be streamed out of line with an inline script ($RC), which the

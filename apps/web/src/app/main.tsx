@@ -5,9 +5,10 @@ import '@/lib/zod-config'
 import { supportedLanguage, type Language } from '@circles/shared'
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import { RouterProvider } from 'react-router'
+import { BrowserRouter } from 'react-router'
 import { AppProviders } from '@/app/providers'
-import { router } from '@/app/router'
+import { AppRoutes } from '@/app/route-table'
+import { firstRouteReady } from '@/app/router'
 import { startShellServices } from '@/app/shell-services'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
@@ -30,18 +31,6 @@ function renderedLanguage(): Language | undefined {
   return supportedLanguage(document.documentElement.lang)
 }
 
-/** The router resolves the current route's code and strings (lazy routes) before it can render it. */
-function routeResolved(): Promise<void> {
-  if (router.state.initialized) return Promise.resolve()
-  return new Promise((resolve) => {
-    const unsubscribe = router.subscribe((state) => {
-      if (!state.initialized) return
-      unsubscribe()
-      resolve()
-    })
-  })
-}
-
 /** Prerendered: the page's language, so hydration matches. Otherwise the browser's rule (spec 000 §4). */
 const startLanguage: Language =
   (prerendered ? renderedLanguage() : undefined) ??
@@ -56,7 +45,9 @@ startConsent(startLanguage)
 const app = (
   <StrictMode>
     <AppProviders>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   </StrictMode>
 )
@@ -65,7 +56,8 @@ const app = (
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
     void startOfflineReading(queryClient)
-    await routeResolved()
+    // The page's code and strings first, so the first render matches the prerendered markup.
+    await firstRouteReady
     // As a transition, hydration yields to the browser every few milliseconds instead of blocking the
     // main thread for the whole page; the prerendered page is already visible meanwhile.
     startTransition(() => {

@@ -21,14 +21,14 @@ describe('route guards', () => {
 
   it('sends a visitor from a protected page to /login with a way back', async () => {
     const { router } = await renderRoute('/dashboard?tab=1')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), SLOW)
-    expect(router.state.location.search).toBe(`?returnUrl=${encodeURIComponent('/dashboard?tab=1')}`)
+    await waitFor(() => expect(router.location.pathname).toBe('/login'), SLOW)
+    expect(router.location.search).toBe(`?returnUrl=${encodeURIComponent('/dashboard?tab=1')}`)
   })
 
   it('sends a signed-in user from the landing page to the dashboard', async () => {
     startSession(validToken(), testUser)
     const { router } = await renderRoute('/')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'), SLOW)
+    await waitFor(() => expect(router.location.pathname).toBe('/dashboard'), SLOW)
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Welcome back, Anna Keller' }, SLOW),
     ).toBeTruthy()

@@ -1,22 +1,36 @@
-import type { ComponentType } from 'react'
-import { type RouteObject, useLocation } from 'react-router'
-import { PageLoader } from '@/components/page-loader'
+import { type ComponentType, lazy, useEffect } from 'react'
+import { matchRoutes, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router'
 import { RootLayout } from '@/app/layouts/root-layout'
+import { lendNavigate } from '@/app/outside-navigation'
 import { RedirectIfAuthenticated, RequireAuth } from '@/app/routes/guards'
-import { RouteError } from '@/app/routes/route-error'
+import { RouteErrorBoundary } from '@/app/routes/route-error-boundary'
 import { loadNamespaces } from '@/lib/i18n'
+
+/** Each page's component, so every route that shows a page shows the same one (see lazyPage). */
+const lazyPages = new Map<() => Promise<ComponentType>, ComponentType>()
+/** How to start loading a lazy page before it renders (preloadRoute), by its component. */
+const preloads = new WeakMap<ComponentType, () => Promise<unknown>>()
 
 /**
  * A route whose code and translation namespaces load together before it renders, so a navigation
- * shows the new page complete instead of a Suspense fallback. Every page is its own chunk.
+ * shows the new page complete instead of a Suspense fallback (navigations are transitions: the old
+ * page stays until the new one is ready). Every page is its own chunk. The routes of one page share
+ * one component, so React keeps the page's state from one to the other (a list and its /edit path).
  */
-function lazyPage(load: () => Promise<ComponentType>, ...namespaces: string[]): Pick<RouteObject, 'lazy'> {
-  return {
-    lazy: async () => {
-      const [Component] = await Promise.all([load(), loadNamespaces(...namespaces)])
-      return { Component }
-    },
+function lazyPage(
+  load: () => Promise<ComponentType>,
+  ...namespaces: string[]
+): Pick<RouteObject, 'Component'> {
+  let Component = lazyPages.get(load)
+  if (!Component) {
+    let loading: Promise<{ default: ComponentType }> | undefined
+    const start = () =>
+      (loading ??= Promise.all([load(), loadNamespaces(...namespaces)]).then(([Page]) => ({ default: Page })))
+    Component = lazy(start)
+    lazyPages.set(load, Component)
+    preloads.set(Component, start)
   }
+  return { Component }
 }
 
 /**
@@ -79,8 +93,6 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     Component: RootLayout,
-    HydrateFallback: PageLoader,
-    ErrorBoundary: RouteError,
     children: [
       {
         // Spec 000 §2: the landing page is for visitors; a signed-in user goes to the dashboard.
@@ -136,3 +148,26 @@ export const routes: RouteObject[] = [
     ],
   },
 ]
+
+/**
+ * Starts loading the code and strings of the pages `pathname` shows; resolves when they are there (or
+ * failed: the page then renders RouteError). The first page starts at startup (app/router.ts), and a
+ * prerendered page hydrates only once it is loaded, so the markup matches.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? []
+  const loads = matches.map(({ route }) => (route.Component ? preloads.get(route.Component)?.() : undefined))
+  await Promise.allSettled(loads)
+}
+
+/**
+ * The app's routes at the current location, in whichever router renders them: BrowserRouter in the app,
+ * StaticRouter when prerendering, MemoryRouter in tests. Declarative mode: the data router's code
+ * (loaders, actions, fetchers) is not in the bundle. Anything a page throws shows RouteError.
+ */
+export function AppRoutes() {
+  const location = useLocation()
+  const navigate = useNavigate()
+  useEffect(() => lendNavigate(navigate), [navigate])
+  return <RouteErrorBoundary location={location}>{useRoutes(routes)}</RouteErrorBoundary>
+}

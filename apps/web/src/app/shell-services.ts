@@ -1,6 +1,6 @@
 import { supportedLanguage, type Language } from '@circles/shared'
 import type { i18n as I18n } from 'i18next'
-import { router } from '@/app/router'
+import { navigateTo } from '@/app/outside-navigation'
 import { followConsentLanguage, startConsent } from '@/lib/consent-start'
 import { queryClient } from '@/lib/query-client'
 import { getSession, subscribeSession } from '@/lib/session'
@@ -18,7 +18,7 @@ function startRealtimeWhenSignedIn(): void {
     if (!getSession().token) return
     stop()
     void import('@/lib/realtime/realtime').then(({ startRealtime }) =>
-      startRealtime({ queryClient, navigate: (href) => void router.navigate(href) }),
+      startRealtime({ queryClient, navigate: navigateTo }),
     )
   }
   const stop = subscribeSession(start)

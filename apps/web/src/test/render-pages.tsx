@@ -2,15 +2,20 @@ import type { Language } from '@circles/shared'
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import { StrictMode, type ComponentType } from 'react'
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router'
+import { type RouteObject, useLocation, useRoutes } from 'react-router'
 import { Toaster } from 'sonner'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
+import { inMemoryRouter } from '@/test/memory-router'
 
 /** Stands in for the pages a test did not mount; shows where a link or redirect landed. */
 function Landed() {
   const location = useLocation()
   return <p data-testid="landed">{`${location.pathname}${location.search}`}</p>
+}
+
+function Pages({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes)
 }
 
 /**
@@ -34,19 +39,17 @@ export async function renderPages(
   const i18n = await initI18n(language)
   await i18n.changeLanguage(language)
   await i18n.loadNamespaces(namespaces)
-  const router = createMemoryRouter(
-    [
-      ...Object.entries(pages).map(([route, Component]) => ({ path: route, Component })),
-      { path: '*', Component: Landed },
-    ],
-    { initialEntries: [path] },
-  )
+  const routes = [
+    ...Object.entries(pages).map(([route, Component]) => ({ path: route, Component })),
+    { path: '*', Component: Landed },
+  ]
+  const { router, element } = inMemoryRouter(path, <Pages routes={routes} />)
   const queryClient = createQueryClient()
   seed?.(queryClient)
   const view = render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        {element}
         <Toaster />
       </QueryClientProvider>
     </StrictMode>,

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Outlet, ScrollRestoration, useLocation } from 'react-router'
+import { Outlet, useLocation } from 'react-router'
 import { shellChrome } from '@/lib/shell-rules'
 import { AppFooter } from '@/components/app-footer'
 import { AppHeader } from '@/components/app-header'
@@ -12,6 +12,7 @@ import { trackPageView } from '@/lib/analytics'
 import { trackBannersHeight } from '@/lib/banner-offset'
 import { cn } from '@/lib/class-names'
 import { useFooterVisible } from '@/lib/footer-preference'
+import { ScrollRestoration } from '@/lib/scroll-restoration'
 import { OfflineNotice } from '@/pwa/offline'
 
 /** A page view per route change; analytics forwards it only with consent (spec 000 §4). */

@@ -59,7 +59,7 @@ describe('login page', () => {
     fireEvent.click(screen.getByLabelText('Remember me'))
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/items/7'))
+    await waitFor(() => expect(router.location.pathname).toBe('/items/7'))
     expect(sentBodies(fetchMock, 'POST /api/users/login')).toEqual([
       { email: 'anna@example.com', password: 'secret-password', rememberMe: true },
     ])
@@ -137,8 +137,8 @@ describe('login page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continue with password' }))
     fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'secret-password' } })
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/join'))
-    expect(router.state.location.search).toBe(`?token=${'a'.repeat(40)}`)
+    await waitFor(() => expect(router.location.pathname).toBe('/join'))
+    expect(router.location.search).toBe(`?token=${'a'.repeat(40)}`)
     expect(localStorage.getItem('pending_invitation_token')).toBeNull()
   })
 
@@ -216,7 +216,7 @@ describe('login page', () => {
   it('sends a signed-in user to the dashboard', async () => {
     startSession(validToken(), testUser)
     const { router } = await renderAuthPage('/login')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'))
+    await waitFor(() => expect(router.location.pathname).toBe('/dashboard'))
   })
 
   describe('passkey mode', () => {

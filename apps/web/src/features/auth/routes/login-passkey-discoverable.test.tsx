@@ -61,7 +61,7 @@ describe("'Sign in with a passkey' without an email", () => {
     const button = await screen.findByRole('button', { name: 'Sign in with a passkey' })
     expect(button.getAttribute('aria-describedby')).toBeTruthy()
     fireEvent.click(button)
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'))
+    await waitFor(() => expect(router.location.pathname).toBe('/dashboard'))
     expect(sentBodies(fetchMock, 'POST /api/webauthn/login/options')).toEqual([{}])
     expect(browser.startAuthentication).toHaveBeenCalledWith({ optionsJSON: OPTIONS.options })
     expect(sentBodies(fetchMock, 'POST /api/webauthn/login/verify')).toEqual([{ credential: CREDENTIAL }])
@@ -108,7 +108,7 @@ describe("'Sign in with a passkey' without an email", () => {
     const { router } = await renderAuthPage('/login')
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }))
     expect(await toasts().findByText('Passkey authentication failed')).toBeTruthy()
-    expect(router.state.location.pathname).toBe('/login')
+    expect(router.location.pathname).toBe('/login')
     expect(getSession().token).toBeFalsy()
   })
 
@@ -170,7 +170,7 @@ describe('passkey autofill', () => {
     )
     expect(sentBodies(fetchMock, 'POST /api/webauthn/login/options')).toEqual([{}])
     await act(async () => prompt.resolve(CREDENTIAL))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'))
+    await waitFor(() => expect(router.location.pathname).toBe('/dashboard'))
     expect(sentBodies(fetchMock, 'POST /api/webauthn/login/verify')).toEqual([{ credential: CREDENTIAL }])
     // Signed in: nothing left to cancel, and no new request was opened.
     expect(browser.WebAuthnAbortService.cancelCeremony).not.toHaveBeenCalled()

@@ -113,7 +113,7 @@ describe('register page', () => {
 
     fill({ Name: 'Ina', Password: 'long-enough', 'Confirm password': 'long-enough' })
     submit()
-    await waitFor(() => expect(router.state.location.pathname).toBe('/circles/5'))
+    await waitFor(() => expect(router.location.pathname).toBe('/circles/5'))
     expect(localStorage.getItem('returnUrl')).toBeNull()
     expect(getSession().token).not.toBeNull()
     expect(sentBodies(fetchMock, 'POST /api/users/register')[0]).toMatchObject({ invitationToken: 'tok123' })

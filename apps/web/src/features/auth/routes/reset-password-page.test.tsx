@@ -70,9 +70,9 @@ describe('reset password page', () => {
     ])
 
     await act(() => vi.advanceTimersByTimeAsync(2900))
-    expect(router.state.location.pathname).toBe('/reset-password')
+    expect(router.location.pathname).toBe('/reset-password')
     await act(() => vi.advanceTimersByTimeAsync(200))
-    await waitFor(() => expect(router.state.location.search).toBe('?message=password-reset-success'))
+    await waitFor(() => expect(router.location.search).toBe('?message=password-reset-success'))
   })
 
   it('has show/hide toggles named for what they do', async () => {

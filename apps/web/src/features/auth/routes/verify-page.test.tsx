@@ -33,7 +33,7 @@ describe('verify page', () => {
     expect(localStorage.getItem('temp_verification_token')).toBe(TOKEN)
 
     await act(() => vi.advanceTimersByTimeAsync(2000))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    await waitFor(() => expect(router.location.pathname).toBe('/login'))
   })
 
   it('opens the login with the verified address filled in, after 2 s or from the Log in link', async () => {
@@ -45,11 +45,11 @@ describe('verify page', () => {
     const { router, unmount } = await renderAuthPage(`/verify?token=${TOKEN}`)
     await screen.findByRole('heading', { level: 1, name: "You're all set" })
     await act(() => vi.advanceTimersByTimeAsync(2000))
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    await waitFor(() => expect(router.location.pathname).toBe('/login'))
     await waitFor(() =>
       expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('ben@example.com'),
     )
-    expect(router.state.location.search).toBe('')
+    expect(router.location.search).toBe('')
     unmount()
     vi.useRealTimers()
 

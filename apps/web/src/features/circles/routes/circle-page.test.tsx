@@ -266,7 +266,7 @@ describe('circle detail', () => {
     const dialog = screen.getByRole('dialog', { name: 'Leave “Maple Street flat”?' })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Leave circle' }))
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/circles'))
+    await waitFor(() => expect(router.location.pathname).toBe('/circles'))
     expect(await toasts().findByText(MESSAGES.leftCircle)).toBeTruthy()
     expect(trackEvent).toHaveBeenCalledWith('circle_left')
     expect(sentBodies(fetchMock, `POST /api/circles/${CIRCLE_ID}/leave`)).toHaveLength(1)

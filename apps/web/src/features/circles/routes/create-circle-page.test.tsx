@@ -82,7 +82,7 @@ describe('/circles/create', () => {
     fill(/Description/, 'Tools and the ladder')
     submit()
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/circles/${CIRCLE_ID}`))
+    await waitFor(() => expect(router.location.pathname).toBe(`/circles/${CIRCLE_ID}`))
     expect(await toasts().findByText(MESSAGES.circleCreated)).toBeTruthy()
     expect(trackEvent).toHaveBeenCalledWith('circle_created')
     expect(sentBodies(fetchMock, 'POST /api/circles')).toEqual([
@@ -96,7 +96,7 @@ describe('/circles/create', () => {
     await screen.findByRole('heading', { level: 1 })
     fill('Name', 'Flat')
     submit()
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/circles/${CIRCLE_ID}`))
+    await waitFor(() => expect(router.location.pathname).toBe(`/circles/${CIRCLE_ID}`))
     expect(sentBodies(fetchMock, 'POST /api/circles')).toEqual([{ name: 'Flat' }])
   })
 
@@ -114,7 +114,7 @@ describe('/circles/create', () => {
     expect(
       within(alert).getByRole('link', { name: 'Contact us about Enterprise' }).getAttribute('href'),
     ).toBe('/contact')
-    expect(router.state.location.pathname).toBe('/circles/create')
+    expect(router.location.pathname).toBe('/circles/create')
     expect(trackEvent).not.toHaveBeenCalled()
   })
 

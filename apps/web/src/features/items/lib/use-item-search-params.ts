@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
+import { KEEP_SCROLL } from '@/lib/scroll-restoration'
 import { type ItemSearchState, readSearch, writeSearch } from './item-search'
 
 /** What the search writes; any other parameter of the page (`from`, `add`) stays as it is. */
@@ -20,7 +21,8 @@ export function useItemSearchParams() {
           for (const [key, value] of current) if (!SEARCH_KEYS.includes(key)) written.append(key, value)
           return written
         },
-        { replace, preventScrollReset: true },
+        // The list stays where the reader is.
+        { replace, state: KEEP_SCROLL },
       ),
     [setParams],
   )

@@ -119,6 +119,6 @@ describe('saving an edit returns where the edit started (issue 23)', () => {
       expect((within(form).getByLabelText('Name') as HTMLInputElement).value).toBe('Cordless drill'),
     )
     fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }))
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/circle/${CIRCLE}/items`))
+    await waitFor(() => expect(router.location.pathname).toBe(`/circle/${CIRCLE}/items`))
   })
 })

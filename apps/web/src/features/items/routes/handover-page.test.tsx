@@ -55,7 +55,7 @@ describe('handover page (spec 001 §2)', () => {
     const fetchMock = mockApi(answers(() => json(status, { message })))
     const { router } = await render()
     expect((await screen.findByTestId('landed')).textContent).toBe(`/items/${ITEM}`)
-    expect(router.state.historyAction).toBe('REPLACE')
+    expect(router.action).toBe('REPLACE')
     expect(callCount(fetchMock, `GET /api/circles/${CIRCLE}`)).toBe(1)
   })
 
@@ -66,7 +66,7 @@ describe('handover page (spec 001 §2)', () => {
     // The form shows once the circle's answer is in (its receiver list then empty).
     expect(await screen.findByLabelText('Receiver')).toBeTruthy()
     expect(callCount(fetchMock, `GET /api/circles/${CIRCLE}`)).toBe(1)
-    expect(router.state.location.pathname).toBe(`/items/${ITEM}/handover`)
+    expect(router.location.pathname).toBe(`/items/${ITEM}/handover`)
     expect(screen.queryByTestId('landed')).toBeNull()
   })
 })

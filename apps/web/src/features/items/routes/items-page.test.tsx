@@ -77,10 +77,10 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
     })
     await screen.findByText('1 item')
     fireEvent.change(screen.getByRole('combobox', { name: 'Held by' }), { target: { value: 'all' } })
-    await waitFor(() => expect(router.state.location.search).toBe('?holder=all'))
+    await waitFor(() => expect(router.location.search).toBe('?holder=all'))
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'drill' } })
     fireEvent.submit(screen.getByRole('search'))
-    await waitFor(() => expect(router.state.location.search).toBe('?q=drill&holder=all'))
+    await waitFor(() => expect(router.location.search).toBe('?q=drill&holder=all'))
     await screen.findByText('1 item matches')
   })
 
@@ -94,7 +94,7 @@ describe('/items: search, filters and order in the URL (issue 23)', () => {
     const panel = empty.parentElement as HTMLElement
     fireEvent.click(within(panel).getByRole('button', { name: 'Clear filters' }))
     await screen.findByRole('link', { name: /Cordless drill/ })
-    expect(router.state.location.search).toBe('?sort=name')
+    expect(router.location.search).toBe('?sort=name')
     expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('')
   })
 

@@ -66,7 +66,7 @@ describe('labels page (issue 27)', () => {
     expect(within(sheet).getAllByTestId('item-label')).toHaveLength(26)
     expect(screen.getAllByTestId('label-sheet')).toHaveLength(1)
     expect(document.querySelector('main style')?.textContent).toContain('size: letter')
-    expect(router.state.location.search).toBe('?sheet=letter-3x10')
+    expect(router.location.search).toBe('?sheet=letter-3x10')
 
     fireEvent.change(screen.getByLabelText('Label sheet'), { target: { value: 'a4-2x7' } })
     const sheets = await screen.findAllByTestId('label-sheet')
@@ -91,7 +91,7 @@ describe('labels page: used sheets and chosen items (issue 27)', () => {
     const start = screen.getByLabelText('Start at label')
     expect(within(start).getAllByRole('option')).toHaveLength(14)
     fireEvent.change(start, { target: { value: '5' } })
-    expect(router.state.location.search).toBe('?sheet=a4-2x7&start=5')
+    expect(router.location.search).toBe('?sheet=a4-2x7&start=5')
     const sheets = await screen.findAllByTestId('label-sheet')
     // 4 used + 10 labels on the first sheet, then 16 on two more.
     expect(within(sheets[0]!).getAllByTestId('label-skipped')).toHaveLength(4)
@@ -108,7 +108,7 @@ describe('labels page: used sheets and chosen items (issue 27)', () => {
     expect(screen.queryAllByTestId('label-skipped')).toHaveLength(0)
     fireEvent.change(screen.getByLabelText('Start at label'), { target: { value: '3' } })
     fireEvent.change(screen.getByLabelText('Label sheet'), { target: { value: 'a4-3x8' } })
-    expect(router.state.location.search).toBe('?sheet=a4-3x8')
+    expect(router.location.search).toBe('?sheet=a4-3x8')
   })
 
   it('prints only the chosen items; none chosen disables Print and says why', async () => {

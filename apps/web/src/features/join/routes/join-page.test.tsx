@@ -83,8 +83,8 @@ describe('join page: a visitor', () => {
   it('keeps the token and invited address, then goes to /login with a way back', async () => {
     mockApi({ [VERIFY]: () => json(200, { invitation: preview({ email: 'new@example.com' }) }) })
     const { router } = await renderJoinPage(`/join?token=${TOKEN}`)
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
-    expect(router.state.location.search).toBe(`?returnUrl=${encodeURIComponent(`/join?token=${TOKEN}`)}`)
+    await waitFor(() => expect(router.location.pathname).toBe('/login'))
+    expect(router.location.search).toBe(`?returnUrl=${encodeURIComponent(`/join?token=${TOKEN}`)}`)
     expect(localStorage.getItem('pending_invitation_token')).toBe(TOKEN)
     expect(localStorage.getItem('invitation_email')).toBe('new@example.com')
     // Registration follows the stored returnUrl back here.
@@ -94,7 +94,7 @@ describe('join page: a visitor', () => {
   it('goes to /login even when the invitation cannot be read yet', async () => {
     mockApi({ [VERIFY]: () => json(404, { message: MESSAGES.invitationNotFound, code: 'NOT_FOUND' }) })
     const { router } = await renderJoinPage(`/join?token=${TOKEN}`)
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    await waitFor(() => expect(router.location.pathname).toBe('/login'))
     expect(localStorage.getItem('pending_invitation_token')).toBe(TOKEN)
     expect(localStorage.getItem('invitation_email')).toBeNull()
   })
@@ -138,9 +138,9 @@ describe('join page: signed in', () => {
     expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')).toHaveLength(1)
 
     await act(() => vi.advanceTimersByTimeAsync(1900))
-    expect(router.state.location.pathname).toBe('/join')
+    expect(router.location.pathname).toBe('/join')
     await act(() => vi.advanceTimersByTimeAsync(200))
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/circles/${CIRCLE_ID}`))
+    await waitFor(() => expect(router.location.pathname).toBe(`/circles/${CIRCLE_ID}`))
   })
 
   it('welcomes back someone who already is a member', async () => {

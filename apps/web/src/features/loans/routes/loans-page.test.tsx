@@ -52,7 +52,7 @@ describe('/loans (issue 26)', () => {
     const panel = await screen.findByRole('tabpanel')
     expect(await within(panel).findByText('Overdue since Dec 3, 2026')).toBeTruthy()
     expect(panel.textContent).toContain(`to ${BEN.name}`)
-    expect(router.state.location.search).toBe('?tab=lent')
+    expect(router.location.search).toBe('?tab=lent')
     fireEvent.click(screen.getByRole('tab', { name: 'Requested' }))
     expect(await screen.findByText('You are 3rd in line')).toBeTruthy()
   })

@@ -1,0 +1,7 @@
+import { preloadRoute } from '@/app/route-table'
+
+/**
+ * The first page's code and strings, started at import so they load while main.tsx waits for
+ * translations; main.tsx hydrates a prerendered page once this has resolved.
+ */
+export const firstRouteReady = preloadRoute(window.location.pathname)
