@@ -2,7 +2,7 @@ import { ERROR_CODES, MESSAGES, type MessageKey, messageKeyOf, ZErrorResponse } 
 import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { hashPassword } from '../src/lib/passwords'
 import { createSessionTokens } from '../src/modules/auth/session-token'
 import { insertUser } from '../src/modules/users/users.repository'
@@ -459,10 +459,10 @@ function uuidArb(h: Hints): fc.Arbitrary<string> {
 }
 
 type Def = { type: string; [key: string]: unknown }
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def
+const defOf = (schema: z.ZodMiniType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def
 
 /** A value for the schema: mostly shaped like it, with hostile leaves, wrong types, and missing or extra keys. */
-function valueArb(schema: z.ZodType, h: Hints, depth = 0): fc.Arbitrary<unknown> {
+function valueArb(schema: z.ZodMiniType, h: Hints, depth = 0): fc.Arbitrary<unknown> {
   const def = defOf(schema)
   const wrong = anyJson
   const mix = (arb: fc.Arbitrary<unknown>) =>
@@ -498,19 +498,19 @@ function valueArb(schema: z.ZodType, h: Hints, depth = 0): fc.Arbitrary<unknown>
     case 'nonoptional':
     case 'readonly':
     case 'catch':
-      return fc.oneof(fc.constant(undefined), valueArb(def.innerType as z.ZodType, h, depth))
+      return fc.oneof(fc.constant(undefined), valueArb(def.innerType as z.ZodMiniType, h, depth))
     case 'nullable':
-      return fc.oneof(fc.constant(null), valueArb(def.innerType as z.ZodType, h, depth))
+      return fc.oneof(fc.constant(null), valueArb(def.innerType as z.ZodMiniType, h, depth))
     case 'pipe': {
-      const input = def.in as z.ZodType
-      return valueArb(defOf(input).type === 'transform' ? (def.out as z.ZodType) : input, h, depth)
+      const input = def.in as z.ZodMiniType
+      return valueArb(defOf(input).type === 'transform' ? (def.out as z.ZodMiniType) : input, h, depth)
     }
     case 'array':
-      return mix(fc.array(valueArb(def.element as z.ZodType, h, depth + 1), { maxLength: 3 }))
+      return mix(fc.array(valueArb(def.element as z.ZodMiniType, h, depth + 1), { maxLength: 3 }))
     case 'union':
-      return fc.oneof(...(def.options as z.ZodType[]).map((o) => valueArb(o, h, depth)))
+      return fc.oneof(...(def.options as z.ZodMiniType[]).map((o) => valueArb(o, h, depth)))
     case 'object': {
-      const shape = def.shape as Record<string, z.ZodType>
+      const shape = def.shape as Record<string, z.ZodMiniType>
       const fields = Object.fromEntries(
         Object.entries(shape).map(([key, s]) => [key, valueArb(s, { ...h, key }, depth + 1)]),
       )
@@ -553,7 +553,7 @@ function idsFor(h: Hints): string[] {
 }
 
 /** A value the schema accepts (mostly): the base that one mutation then spoils in one place. */
-function plausibleArb(schema: z.ZodType, h: Hints): fc.Arbitrary<unknown> {
+function plausibleArb(schema: z.ZodMiniType, h: Hints): fc.Arbitrary<unknown> {
   const def = defOf(schema)
   switch (def.type) {
     case 'string': {
@@ -576,24 +576,24 @@ function plausibleArb(schema: z.ZodType, h: Hints): fc.Arbitrary<unknown> {
     case 'default':
     case 'nullable':
       // Optional fields come and go: some (an item's picture) are refused unless they fit.
-      return fc.oneof(fc.constant(undefined), plausibleArb(def.innerType as z.ZodType, h))
+      return fc.oneof(fc.constant(undefined), plausibleArb(def.innerType as z.ZodMiniType, h))
     case 'prefault':
     case 'nonoptional':
     case 'readonly':
     case 'catch':
-      return plausibleArb(def.innerType as z.ZodType, h)
+      return plausibleArb(def.innerType as z.ZodMiniType, h)
     case 'pipe': {
-      const input = def.in as z.ZodType
-      return plausibleArb(defOf(input).type === 'transform' ? (def.out as z.ZodType) : input, h)
+      const input = def.in as z.ZodMiniType
+      return plausibleArb(defOf(input).type === 'transform' ? (def.out as z.ZodMiniType) : input, h)
     }
     case 'array':
-      return fc.array(plausibleArb(def.element as z.ZodType, h), { minLength: 1, maxLength: 2 })
+      return fc.array(plausibleArb(def.element as z.ZodMiniType, h), { minLength: 1, maxLength: 2 })
     case 'union':
-      return plausibleArb((def.options as z.ZodType[])[0] as z.ZodType, h)
+      return plausibleArb((def.options as z.ZodMiniType[])[0] as z.ZodMiniType, h)
     case 'object':
       return fc.record(
         Object.fromEntries(
-          Object.entries(def.shape as Record<string, z.ZodType>).map(([key, s]) => [
+          Object.entries(def.shape as Record<string, z.ZodMiniType>).map(([key, s]) => [
             key,
             plausibleArb(s, { ...h, key }),
           ]),
@@ -920,16 +920,20 @@ function inject(route: ApiRoute, world: World, r: FuzzRequest) {
  * The app's error shape: a message, a code of ours, the message's key (issue 23: the key names the
  * message in MESSAGES, or is `invalidInput` for zod's own words); extra fields a route documents.
  */
-const ZAppError = ZErrorResponse.extend({
-  message: z.string().min(1),
-  code: z.enum(ERROR_CODES).optional(),
-  key: z.enum(Object.keys(MESSAGES) as [MessageKey, ...MessageKey[]]),
-  statusCode: z.never().optional(),
-  error: z.never().optional(),
-}).refine(
-  (body) =>
-    body.message === MESSAGES[body.key] || (body.key === 'invalidInput' && !messageKeyOf(body.message)),
-)
+const ZAppError = z
+  .extend(ZErrorResponse, {
+    message: z.string().check(z.minLength(1)),
+    code: z.optional(z.enum(ERROR_CODES)),
+    key: z.enum(Object.keys(MESSAGES) as [MessageKey, ...MessageKey[]]),
+    statusCode: z.optional(z.never()),
+    error: z.optional(z.never()),
+  })
+  .check(
+    z.refine(
+      (body) =>
+        body.message === MESSAGES[body.key] || (body.key === 'invalidInput' && !messageKeyOf(body.message)),
+    ),
+  )
 
 // ---------------------------------------------------------------------------------------------------
 

@@ -1,12 +1,12 @@
 import type { RouteOptions } from 'fastify'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { type TestApp, createTestApp } from './test-app'
 
 /** What a route declares: its zod schemas as the route file wrote them (undefined where it has none). */
 export interface ApiRouteSchema {
-  body?: z.ZodType
-  params?: z.ZodType
-  querystring?: z.ZodType
+  body?: z.ZodMiniType
+  params?: z.ZodMiniType
+  querystring?: z.ZodMiniType
   consumes?: string[]
 }
 

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { getSession, isTokenExpired, logout, logoutForRejectedToken } from '@/lib/session'
 import { reportNetworkFailure, reportServerAnswered } from '@/pwa/offline/online-status'
 
@@ -49,7 +49,7 @@ export function dispositionFileName(header: string | null): string | null {
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-type Result<S> = S extends z.ZodType ? z.output<S> : unknown
+type Result<S> = S extends z.ZodMiniType ? z.output<S> : unknown
 
 export const API_BASE = '/api'
 const PATHS_WITHOUT_LOGOUT_ON_401 = new Set(['/users/login'])
@@ -75,7 +75,7 @@ function field(data: unknown, key: string): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined
 }
 
-async function request<S extends z.ZodType | undefined>(
+async function request<S extends z.ZodMiniType | undefined>(
   method: Method,
   path: string,
   body: unknown,
@@ -157,21 +157,24 @@ async function request<S extends z.ZodType | undefined>(
  * Sends `Authorization: Bearer <token>` when signed in; a 401 or an expired token ends the session.
  */
 export const api = {
-  get: <S extends z.ZodType | undefined = undefined>(path: string, schema?: S, options?: RequestOptions) =>
-    request('GET', path, undefined, schema as S, options),
-  post: <S extends z.ZodType | undefined = undefined>(
+  get: <S extends z.ZodMiniType | undefined = undefined>(
+    path: string,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('GET', path, undefined, schema as S, options),
+  post: <S extends z.ZodMiniType | undefined = undefined>(
     path: string,
     body?: unknown,
     schema?: S,
     options?: RequestOptions,
   ) => request('POST', path, body, schema as S, options),
-  put: <S extends z.ZodType | undefined = undefined>(
+  put: <S extends z.ZodMiniType | undefined = undefined>(
     path: string,
     body?: unknown,
     schema?: S,
     options?: RequestOptions,
   ) => request('PUT', path, body, schema as S, options),
-  patch: <S extends z.ZodType | undefined = undefined>(
+  patch: <S extends z.ZodMiniType | undefined = undefined>(
     path: string,
     body?: unknown,
     schema?: S,
@@ -188,10 +191,13 @@ export const api = {
       headers: { Accept: '*/*', ...options?.headers },
     }) as Promise<DownloadedFile>,
   /** DELETE without a body: the path names what goes. */
-  delete: <S extends z.ZodType | undefined = undefined>(path: string, schema?: S, options?: RequestOptions) =>
-    request('DELETE', path, undefined, schema as S, options),
+  delete: <S extends z.ZodMiniType | undefined = undefined>(
+    path: string,
+    schema?: S,
+    options?: RequestOptions,
+  ) => request('DELETE', path, undefined, schema as S, options),
   /** DELETE with a JSON body (issue 27: a device's push endpoint, a capability URL kept out of the path). */
-  deleteWith: <S extends z.ZodType | undefined = undefined>(
+  deleteWith: <S extends z.ZodMiniType | undefined = undefined>(
     path: string,
     body: unknown,
     schema?: S,

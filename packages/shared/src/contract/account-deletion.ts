@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { named } from './common'
 import { MESSAGES } from '../messages'
 
 /**
@@ -17,24 +18,25 @@ export const ZDeletionCircle = z.object({
    * is its admin; the longest-standing other member becomes admin (`successor`). LEAVES: they leave it.
    */
   outcome: z.enum(['CLOSES', 'ADMIN_PASSES', 'LEAVES']),
-  successor: ZRef.nullable(),
+  successor: z.nullable(ZRef),
 })
 export type TDeletionCircle = z.infer<typeof ZDeletionCircle>
 
 /** GET /api/users/me/deletion: what deleting the account would do now. */
-export const ZDeletionPreview = z
-  .object({
+export const ZDeletionPreview = named(
+  z.object({
     circles: z.array(ZDeletionCircle),
     /** Items the person holds completely: deleted with their pictures. */
-    itemsDeleted: z.array(ZRef.extend({ circleId: z.uuid() })),
+    itemsDeleted: z.array(z.extend(ZRef, { circleId: z.uuid() })),
     /** Items the person holds partially: they go to the circle's admin (after the handover of rights). */
-    itemsToAdmin: z.array(ZRef.extend({ circleId: z.uuid(), admin: ZRef })),
+    itemsToAdmin: z.array(z.extend(ZRef, { circleId: z.uuid(), admin: ZRef })),
     /** Handover requests waiting for an answer that the person sent or was asked: withdrawn. */
-    pendingHandovers: z.number().int().nonnegative(),
+    pendingHandovers: z.number().check(z.int(), z.nonnegative()),
     /** Whether the account has a passkey it may confirm the deletion with. */
     hasPasskeys: z.boolean(),
-  })
-  .meta({ id: 'DeletionPreview' })
+  }),
+  'DeletionPreview',
+)
 export type TDeletionPreview = z.infer<typeof ZDeletionPreview>
 export const ZDeletionPreviewResponse = z.object({ preview: ZDeletionPreview })
 
@@ -43,24 +45,28 @@ const failed = MESSAGES.deleteAccountPasskeyFailed
 
 /** A passkey assertion as the browser's `toJSON()` gives it; @simplewebauthn/server checks the rest. */
 const ZAssertion = z.looseObject({
-  id: z.string().min(1).max(1024).regex(BASE64URL, failed),
-  rawId: z.string().min(1).max(1024).regex(BASE64URL, failed),
+  id: z.string().check(z.minLength(1), z.maxLength(1024), z.regex(BASE64URL, failed)),
+  rawId: z.string().check(z.minLength(1), z.maxLength(1024), z.regex(BASE64URL, failed)),
   type: z.literal('public-key'),
-  response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384).regex(BASE64URL, failed) }),
+  response: z.looseObject({
+    clientDataJSON: z.string().check(z.minLength(1), z.maxLength(16_384), z.regex(BASE64URL, failed)),
+  }),
 })
 
 /** POST /api/users/me/delete: the password, or the assertion of /api/webauthn/reauth/options. */
 export const ZDeleteAccountRequest = z
   .object({
-    password: z.string().max(256, MESSAGES.deleteAccountWrongPassword).optional(),
-    credential: ZAssertion.optional(),
+    password: z.optional(z.string().check(z.maxLength(256, MESSAGES.deleteAccountWrongPassword))),
+    credential: z.optional(ZAssertion),
   })
-  .refine((v) => (v.password !== undefined && v.password.length > 0) || v.credential !== undefined, {
-    message: MESSAGES.deleteAccountConfirmRequired,
-  })
+  .check(
+    z.refine((v) => (v.password !== undefined && v.password.length > 0) || v.credential !== undefined, {
+      message: MESSAGES.deleteAccountConfirmRequired,
+    }),
+  )
 export type TDeleteAccountRequest = z.infer<typeof ZDeleteAccountRequest>
 
 /** POST /api/webauthn/reauth/options: a challenge for the signed-in person's own passkeys. */
 export const ZReauthOptionsResponse = z.object({
-  options: z.looseObject({ challenge: z.string().min(1) }),
+  options: z.looseObject({ challenge: z.string().check(z.minLength(1)) }),
 })

@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { named } from './common'
 import { ZHandoverStatus } from './handovers'
 
 export const ACTIVITY_TYPES = [
@@ -37,12 +38,12 @@ export const ZHandoverActivityData = z.object({
   sender: ZName,
   receiver: ZName,
   circleId: z.uuid(),
-  handoverId: z.uuid().nullable(),
+  handoverId: z.nullable(z.uuid()),
   /** AUTO_TRANSFER since issue 23: the holder left the circle, or the admin removed them. */
-  reason: z.enum(['LEFT', 'REMOVED']).optional(),
+  reason: z.optional(z.enum(['LEFT', 'REMOVED'])),
   /** Issue 26: a LOAN request (PENDING_HANDOVER) says so, with its return date. */
-  kind: z.enum(['TRANSFER', 'LOAN', 'RETURN']).optional(),
-  dueAt: z.iso.datetime().nullable().optional(),
+  kind: z.optional(z.enum(['TRANSFER', 'LOAN', 'RETURN'])),
+  dueAt: z.optional(z.nullable(z.iso.datetime())),
 })
 /** NEW_ITEM: the item's own id and name, its owner and circle. */
 export const ZNewItemActivityData = z.object({
@@ -54,7 +55,7 @@ export const ZNewItemActivityData = z.object({
 /** CIRCLE_INVITATION: the circle and the inviting admin. */
 export const ZInvitationActivityData = z.object({
   circle: z.object({ id: z.uuid(), name: z.string() }),
-  admin: ZName.optional(),
+  admin: z.optional(ZName),
 })
 
 /** REMOVED_FROM_CIRCLE (issue 23): the admin removed the reader from the circle. */
@@ -75,7 +76,7 @@ export const ZBorrowActivityData = z.object({
   circleId: z.uuid(),
   borrowRequestId: z.uuid(),
   /** BORROW_OFFERED: the LOAN handover request made for the asker. */
-  handoverId: z.uuid().nullable().optional(),
+  handoverId: z.optional(z.nullable(z.uuid())),
 })
 
 /**
@@ -90,14 +91,14 @@ export const ZLoanActivityData = z.object({
   borrower: ZName,
   circleId: z.uuid(),
   loanId: z.uuid(),
-  handoverId: z.uuid().nullable(),
-  dueAt: z.iso.datetime().nullable(),
-  previousDueAt: z.iso.datetime().nullable().optional(),
-  startedBy: z.enum(['BORROWER', 'LENDER']).optional(),
-  accepted: z.boolean().optional(),
-  reason: z.enum(['LEFT', 'REMOVED']).optional(),
+  handoverId: z.nullable(z.uuid()),
+  dueAt: z.nullable(z.iso.datetime()),
+  previousDueAt: z.optional(z.nullable(z.iso.datetime())),
+  startedBy: z.optional(z.enum(['BORROWER', 'LENDER'])),
+  accepted: z.optional(z.boolean()),
+  reason: z.optional(z.enum(['LEFT', 'REMOVED'])),
   /** LOAN_RECALLED: who is no longer in the circle. */
-  departed: z.enum(['BORROWER', 'LENDER']).optional(),
+  departed: z.optional(z.enum(['BORROWER', 'LENDER'])),
 })
 export type TLoanActivityData = z.infer<typeof ZLoanActivityData>
 
@@ -113,11 +114,11 @@ export const ZLoanReminderActivityData = z.object({
   lender: ZName,
   borrower: ZName,
   dueAt: z.iso.datetime(),
-  overdueNotice: z.number().int().min(1).max(3).optional(),
+  overdueNotice: z.optional(z.number().check(z.int(), z.gte(1), z.lte(3))),
 })
 export type TLoanReminderActivityData = z.infer<typeof ZLoanReminderActivityData>
 
-const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D) =>
+const activity = <T extends TActivityType, D extends z.ZodMiniType>(type: T, data: D) =>
   z.object({
     id: z.uuid(),
     type: z.literal(type),
@@ -130,12 +131,12 @@ const activity = <T extends TActivityType, D extends z.ZodType>(type: T, data: D
      * so an answered or cancelled request no longer reads as open. A request gone from the database
      * (cancelled before cancellations were kept) is CANCELLED.
      */
-    handoverStatus: ZHandoverStatus.optional(),
+    handoverStatus: z.optional(ZHandoverStatus),
   })
 
 /** One entry of a user's activity feed (spec 000 §3), written in the transaction of its cause. */
-export const ZActivity = z
-  .discriminatedUnion('type', [
+export const ZActivity = named(
+  z.discriminatedUnion('type', [
     activity('PENDING_HANDOVER', ZHandoverActivityData),
     activity('CONFIRMED_HANDOVER', ZHandoverActivityData),
     activity('AUTO_TRANSFER', ZHandoverActivityData),
@@ -156,8 +157,9 @@ export const ZActivity = z
     activity('LOAN_DUE_TODAY', ZLoanReminderActivityData),
     activity('LOAN_OVERDUE', ZLoanReminderActivityData),
     activity('LOAN_OVERDUE_LENDER', ZLoanReminderActivityData),
-  ])
-  .meta({ id: 'Activity' })
+  ]),
+  'Activity',
+)
 export type TActivity = z.infer<typeof ZActivity>
 export type THandoverActivityData = z.infer<typeof ZHandoverActivityData>
 export type TNewItemActivityData = z.infer<typeof ZNewItemActivityData>
@@ -170,13 +172,14 @@ export const ZRecentActivitiesResponse = z.object({ activities: z.array(ZActivit
 export type TRecentActivitiesResponse = z.infer<typeof ZRecentActivitiesResponse>
 
 /** GET /api/dashboard/stats (spec 000 §3 "Dashboard stats"; the spec leaves the path open). */
-export const ZDashboardStats = z
-  .object({
-    totalCircles: z.number().int().nonnegative(),
+export const ZDashboardStats = named(
+  z.object({
+    totalCircles: z.number().check(z.int(), z.nonnegative()),
     /** Handovers waiting for an answer that the user sent or is asked to accept. */
-    pendingHandovers: z.number().int().nonnegative(),
+    pendingHandovers: z.number().check(z.int(), z.nonnegative()),
     /** Items the user holds now. */
-    ownedItems: z.number().int().nonnegative(),
-  })
-  .meta({ id: 'DashboardStats' })
+    ownedItems: z.number().check(z.int(), z.nonnegative()),
+  }),
+  'DashboardStats',
+)
 export type TDashboardStats = z.infer<typeof ZDashboardStats>

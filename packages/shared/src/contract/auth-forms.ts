@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { isPlainText, requiredString, zEmail } from './common'
@@ -10,24 +10,25 @@ import { isPlainText, requiredString, zEmail } from './common'
  */
 
 /** Login, first step: the email, before the user picks password or passkey. */
-export const ZLoginEmailForm = z
-  .object({ email: requiredString(MESSAGES.emailRequired) })
-  .pipe(z.object({ email: zEmail() }))
+export const ZLoginEmailForm = z.pipe(
+  z.object({ email: requiredString(MESSAGES.emailRequired) }),
+  z.object({ email: zEmail() }),
+)
 export type TLoginEmailForm = z.input<typeof ZLoginEmailForm>
 
 /** Login with a password. No length rule: an old password is whatever it is; the server decides. */
-export const ZLoginPasswordForm = z
-  .object({ email: requiredString(), password: requiredString(), rememberMe: z.boolean() })
-  .pipe(z.object({ email: zEmail(), password: z.string(), rememberMe: z.boolean() }))
+export const ZLoginPasswordForm = z.pipe(
+  z.object({ email: requiredString(), password: requiredString(), rememberMe: z.boolean() }),
+  z.object({ email: zEmail(), password: z.string(), rememberMe: z.boolean() }),
+)
 export type TLoginPasswordForm = z.input<typeof ZLoginPasswordForm>
 
 /**
  * The reset form without its token (the token comes from the link, not the user), checked in the spec's
  * order: both fields, length, characters, match. Only the first failure is reported.
  */
-export const ZResetPasswordForm = z
-  .object({ newPassword: z.string(), confirmPassword: z.string() })
-  .superRefine((v, ctx) => {
+export const ZResetPasswordForm = z.object({ newPassword: z.string(), confirmPassword: z.string() }).check(
+  z.superRefine((v, ctx) => {
     if (!v.newPassword || !v.confirmPassword) {
       ctx.addIssue({
         code: 'custom',
@@ -41,5 +42,6 @@ export const ZResetPasswordForm = z
     } else if (v.newPassword !== v.confirmPassword) {
       ctx.addIssue({ code: 'custom', message: MESSAGES.resetPasswordsDoNotMatch, path: ['confirmPassword'] })
     }
-  })
+  }),
+)
 export type TResetPasswordForm = z.input<typeof ZResetPasswordForm>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { isPlainText } from './common'
@@ -40,24 +40,33 @@ function firstIssue(v: {
 /** The web form: three strings as typed. */
 export const ZChangePasswordForm = z
   .object({ currentPassword: z.string(), newPassword: z.string(), confirmPassword: z.string() })
-  .superRefine((v, ctx) => {
-    const issue = firstIssue(v)
-    if (issue) ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] })
-  })
+  .check(
+    z.superRefine((v, ctx) => {
+      const issue = firstIssue(v)
+      if (issue) ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] })
+    }),
+  )
 export type TChangePasswordForm = z.input<typeof ZChangePasswordForm>
 
 /** PUT /api/users/me/password: the same rules, on whatever arrived. */
-export const ZChangePasswordRequest = z
-  .object({
-    currentPassword: z.unknown().optional(),
-    newPassword: z.unknown().optional(),
-    confirmPassword: z.unknown().optional(),
-  })
-  .superRefine((v, ctx) => {
-    const issue = firstIssue(v)
-    if (issue) ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] })
-  })
-  .transform((v) => ({ currentPassword: v.currentPassword as string, newPassword: v.newPassword as string }))
+export const ZChangePasswordRequest = z.pipe(
+  z
+    .object({
+      currentPassword: z.optional(z.unknown()),
+      newPassword: z.optional(z.unknown()),
+      confirmPassword: z.optional(z.unknown()),
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        const issue = firstIssue(v)
+        if (issue) ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] })
+      }),
+    ),
+  z.transform((v) => ({
+    currentPassword: v.currentPassword as string,
+    newPassword: v.newPassword as string,
+  })),
+)
 export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>
 
 /** The answer: a new token for this session (same expiry); every other session has ended. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod/mini'
 import { MESSAGES } from '../messages'
 import { isPlainText, zEmail, zText } from './common'
 
@@ -37,7 +38,7 @@ describe('isPlainText (issue 22)', () => {
 
 describe('zText', () => {
   it('trims first, then reports the characters before any later rule', () => {
-    const name = zText().min(3, 'too short')
+    const name = zText().check(z.minLength(3, 'too short'))
     expect(name.parse('  Ada \n')).toBe('Ada')
     expect(name.safeParse('\u0000').error?.issues[0]?.message).toBe(MESSAGES.invalidCharacters)
   })

@@ -1,8 +1,8 @@
 import { ZLedgerReceipt } from './ledger'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { zText } from './common'
+import { named, zText } from './common'
 import { ZDueAt, ZHandoverKind } from './loans'
 
 /** CANCELLED: the sender withdrew it, or a party left the circle (docs/decisions/0029). */
@@ -17,48 +17,49 @@ export const ZHandoverIdParams = z.object({ id: z.uuid({ error: MESSAGES.handove
  * receiver; every other caller gets null, whatever the handover holds. `block` is the ledger block a
  * confirmation appended.
  */
-export const ZHandover = z
-  .object({
+export const ZHandover = named(
+  z.object({
     id: z.uuid(),
     itemId: z.uuid(),
     circleId: z.uuid(),
     senderId: z.uuid(),
     receiverId: z.uuid(),
     status: ZHandoverStatus,
-    requesterComment: z.string().nullable(),
-    secretMessage: z.string().nullable(),
+    requesterComment: z.nullable(z.string()),
+    secretMessage: z.nullable(z.string()),
     /** Whether there is a secret message, for the sender's own view ("with a secret message"). */
     hasSecretMessage: z.boolean(),
-    receiverComment: z.string().nullable(),
+    receiverComment: z.nullable(z.string()),
     completeOwnership: z.boolean(),
     /** Issue 26: TRANSFER (as before), LOAN (until `dueAt`), RETURN (ends loan `loanId`). */
     kind: ZHandoverKind,
-    dueAt: z.iso.datetime().nullable(),
-    loanId: z.uuid().nullable(),
+    dueAt: z.nullable(z.iso.datetime()),
+    loanId: z.nullable(z.uuid()),
     createdAt: z.iso.datetime(),
     /** When the receiver confirmed or rejected, or when it was cancelled: the transaction date. */
-    answeredAt: z.iso.datetime().nullable(),
+    answeredAt: z.nullable(z.iso.datetime()),
     sender: z.object({ name: z.string() }),
     receiver: z.object({ name: z.string() }),
-    item: z.object({ name: z.string(), thumbnailUrl: z.string().nullable() }),
-    block: z.object({ id: z.uuid(), hash: z.string() }).nullable(),
-  })
-  .meta({ id: 'Handover' })
+    item: z.object({ name: z.string(), thumbnailUrl: z.nullable(z.string()) }),
+    block: z.nullable(z.object({ id: z.uuid(), hash: z.string() })),
+  }),
+  'Handover',
+)
 export type THandover = z.infer<typeof ZHandover>
 
 export const ZHandoverResponse = z.object({
   handover: ZHandover,
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   /** On a confirmation: the block's place in the newly signed checkpoint (issue 14). */
-  receipt: ZLedgerReceipt.optional(),
+  receipt: z.optional(ZLedgerReceipt),
 })
 export const ZHandoverListResponse = z.object({ handovers: z.array(ZHandover) })
 
 const optionalText = (max: number) =>
-  zText({ multiline: true })
-    .max(max, MESSAGES.handoverTextMax)
-    .nullish()
-    .transform((v) => (v ? v : null))
+  z.pipe(
+    z.nullish(zText({ multiline: true }).check(z.maxLength(max, MESSAGES.handoverTextMax))),
+    z.transform((v) => (v ? v : null)),
+  )
 
 /** Handover request (spec 001 §3, §5): a receiver is required and must be a uuid. */
 export const ZCreateHandoverRequest = z.object({
@@ -66,10 +67,13 @@ export const ZCreateHandoverRequest = z.object({
   receiverId: z.uuid({ error: MESSAGES.invalidUserId }),
   requesterComment: optionalText(LIMITS.handoverCommentMax),
   secretMessage: optionalText(LIMITS.handoverCommentMax),
-  completeOwnership: z.boolean().default(false),
+  completeOwnership: z._default(z.boolean(), false),
   /** Issue 26: LOAN lends the item until `dueAt` (required then, in the future); RETURN has its own route. */
-  kind: z.enum(['TRANSFER', 'LOAN']).default('TRANSFER'),
-  dueAt: ZDueAt.nullish().transform((v) => v ?? null),
+  kind: z._default(z.enum(['TRANSFER', 'LOAN']), 'TRANSFER'),
+  dueAt: z.pipe(
+    z.nullish(ZDueAt),
+    z.transform((v) => v ?? null),
+  ),
 })
 export type TCreateHandoverRequest = z.output<typeof ZCreateHandoverRequest>
 export type TCreateHandoverInput = z.input<typeof ZCreateHandoverRequest>

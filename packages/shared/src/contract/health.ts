@@ -1,11 +1,11 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 export const ZHealthResponse = z.object({ status: z.literal('ok') })
 export const ZReadyResponse = z.object({
   status: z.enum(['ready', 'not_ready']),
   database: z.boolean(),
   /** With PostgreSQL: this instance listens for the other instances' real-time events. */
-  realtime: z.boolean().optional(),
+  realtime: z.optional(z.boolean()),
   /** The instance received SIGTERM and is draining (docs/operations.md, Rolling restarts). */
-  shuttingDown: z.literal(true).optional(),
+  shuttingDown: z.optional(z.literal(true)),
 })

@@ -1,30 +1,31 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { named } from './common'
 import { MESSAGES } from '../messages'
 
 const ZParty = z.object({ id: z.string(), name: z.string() })
 /** A person in a v1/v2 block: null name once redacted (issue 24; the block's `redacted` says so). */
-const ZNamedParty = z.object({ id: z.string(), name: z.string().nullable() })
+const ZNamedParty = z.object({ id: z.string(), name: z.nullable(z.string()) })
 /** A person in a v3 block: the name only as a salted commitment; the name itself is in `names`. */
 const ZCommittedParty = z.object({ id: z.string(), nameCommitment: z.string() })
 
 const commonFields = {
   kind: z.enum(['HANDOVER', 'AUTO_TRANSFER']),
   circle: ZParty,
-  height: z.number().int().nonnegative(),
+  height: z.number().check(z.int(), z.nonnegative()),
   prevHash: z.string(),
   first: z.boolean(),
   time: z.string(),
-  handoverId: z.string().nullable(),
+  handoverId: z.nullable(z.string()),
   item: ZParty,
   ownership: z.enum(['COMPLETE', 'PARTIAL']),
   commitments: z.object({
-    requesterComment: z.string().nullable(),
-    receiverComment: z.string().nullable(),
-    secretMessage: z.string().nullable(),
+    requesterComment: z.nullable(z.string()),
+    receiverComment: z.nullable(z.string()),
+    secretMessage: z.nullable(z.string()),
   }),
 }
 const blockFields = { ...commonFields, from: ZNamedParty, to: ZNamedParty }
-const ZReason = z.enum(['LEFT', 'REMOVED']).nullable()
+const ZReason = z.nullable(z.enum(['LEFT', 'REMOVED']))
 
 /**
  * Exactly what a block's hash covers (packages/ledger `BlockContent`): the client recomputes the hash
@@ -34,8 +35,8 @@ const ZReason = z.enum(['LEFT', 'REMOVED']).nullable()
  * block written since): v2's fields with each person as `{ id, nameCommitment }`; the names are in the
  * block's `names`. A v1/v2 block whose names were redacted carries them as null (see `redacted`).
  */
-export const ZBlockContent = z
-  .discriminatedUnion('v', [
+export const ZBlockContent = named(
+  z.discriminatedUnion('v', [
     z.object({ v: z.literal(1), ...blockFields }),
     z.object({ v: z.literal(2), ...blockFields, reason: ZReason }),
     z.object({
@@ -52,16 +53,17 @@ export const ZBlockContent = z
       ...commonFields,
       kind: z.enum(['HANDOVER', 'AUTO_TRANSFER', 'LOAN', 'RETURN', 'LOAN_CHANGE']),
       reason: ZReason,
-      loan: z.object({ id: z.string(), dueAt: z.string().nullable() }).nullable(),
+      loan: z.nullable(z.object({ id: z.string(), dueAt: z.nullable(z.string()) })),
       from: ZCommittedParty,
       to: ZCommittedParty,
     }),
-  ])
-  .meta({ id: 'BlockContent' })
+  ]),
+  'BlockContent',
+)
 export type TBlockContent = z.infer<typeof ZBlockContent>
 
 /** A name kept beside a block, with the salt of its commitment (v3); both null once erased. */
-const ZKeptName = z.object({ name: z.string().nullable(), salt: z.string().nullable() })
+const ZKeptName = z.object({ name: z.nullable(z.string()), salt: z.nullable(z.string()) })
 export type TKeptName = z.infer<typeof ZKeptName>
 
 /**
@@ -74,21 +76,22 @@ export type TKeptName = z.infer<typeof ZKeptName>
  * the person deleted their account. `redacted` names the people of a v1/v2 block whose name was removed
  * from its stored content: its hash cannot be recomputed and is checked by its links and the signed log.
  */
-export const ZBlock = z
-  .object({
+export const ZBlock = named(
+  z.object({
     id: z.uuid(),
     hash: z.string(),
     content: ZBlockContent,
     names: z.object({ from: ZKeptName, to: ZKeptName }),
     redacted: z.array(z.enum(['from', 'to'])),
-    item: z.object({ imageUrl: z.string().nullable(), thumbnailUrl: z.string().nullable() }).nullable(),
+    item: z.nullable(z.object({ imageUrl: z.nullable(z.string()), thumbnailUrl: z.nullable(z.string()) })),
     comments: z.object({
-      requesterComment: z.string().nullable(),
-      receiverComment: z.string().nullable(),
-      secretMessage: z.string().nullable(),
+      requesterComment: z.nullable(z.string()),
+      receiverComment: z.nullable(z.string()),
+      secretMessage: z.nullable(z.string()),
     }),
-  })
-  .meta({ id: 'Block' })
+  }),
+  'Block',
+)
 export type TBlock = z.infer<typeof ZBlock>
 
 export const ZBlockListResponse = z.object({ blocks: z.array(ZBlock) })
@@ -99,46 +102,43 @@ export const ZBlockItemParams = z.object({ itemId: z.uuid({ error: MESSAGES.notF
 export const ZBlockCircleParams = z.object({ circleId: z.uuid({ error: MESSAGES.notFound }) })
 
 export const ZFailingBlock = z.object({
-  index: z.number().int(),
+  index: z.number().check(z.int()),
   id: z.uuid(),
   hash: z.string(),
   expectedHash: z.string(),
 })
 
 /** Verification result (spec 001 §3): every block recomputed from its stored fields. */
-export const ZVerificationResult = z
-  .object({
+export const ZVerificationResult = named(
+  z.object({
     valid: z.boolean(),
     message: z.string(),
-    blockCount: z.number().int(),
+    blockCount: z.number().check(z.int()),
     failingBlocks: z.array(ZFailingBlock),
     /**
      * Issue 24: blocks written before encoding v3 whose names were redacted after a member deleted their
      * account. Their hash is taken as stored (it covered the name): their links and place in the signed
      * log are still checked.
      */
-    redactedBlocks: z.number().int(),
-  })
-  .meta({ id: 'VerificationResult' })
+    redactedBlocks: z.number().check(z.int()),
+  }),
+  'VerificationResult',
+)
 export type TVerificationResult = z.infer<typeof ZVerificationResult>
 
 // Issue 14: the verifiable log of each circle (RFC 6962 tree, C2SP checkpoints). Hashes are hex.
-const ZHex32 = z.string().regex(/^[0-9a-f]{64}$/)
+const ZHex32 = z.string().check(z.regex(/^[0-9a-f]{64}$/))
 export const ZLedgerCircleParams = z.object({ circleId: z.uuid({ error: MESSAGES.notFound }) })
 /** GET /api/ledger/keys: the verifier keys (C2SP signed-note form), the current one first. */
-export const ZLedgerKeysResponse = z.object({ keys: z.array(z.string()).min(1) })
+export const ZLedgerKeysResponse = z.object({ keys: z.array(z.string()).check(z.minLength(1)) })
 /** GET /api/ledger/:circleId/checkpoint: the newest signed checkpoint note. */
 export const ZCheckpointResponse = z.object({ checkpoint: z.string() })
-const zCount = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(2 ** 31 - 1)
+const zCount = z.coerce.number().check(z.int(), z.gte(0), z.lte(2 ** 31 - 1))
 export const ZInclusionQuery = z.object({ index: zCount, size: zCount })
 export const ZConsistencyQuery = z.object({ from: zCount, to: zCount })
 export const ZInclusionProofResponse = z.object({
-  index: z.number().int(),
-  size: z.number().int(),
+  index: z.number().check(z.int()),
+  size: z.number().check(z.int()),
   leafHash: ZHex32,
   proof: z.array(ZHex32),
   /** The signed checkpoint of that size, whose root the proof leads to. */
@@ -147,29 +147,29 @@ export const ZInclusionProofResponse = z.object({
 /** Several audit paths in one tree: the ledger pages check every block they show (at most 500). */
 export const ZInclusionBatchQuery = z.object({
   size: zCount,
-  indexes: z
-    .string()
-    .regex(/^\d{1,10}(,\d{1,10}){0,499}$/)
-    .transform((list) => list.split(',').map(Number)),
+  indexes: z.pipe(
+    z.string().check(z.regex(/^\d{1,10}(,\d{1,10}){0,499}$/)),
+    z.transform((list) => list.split(',').map(Number)),
+  ),
 })
 export const ZInclusionBatchResponse = z.object({
-  size: z.number().int(),
+  size: z.number().check(z.int()),
   checkpoint: z.string(),
-  proofs: z.array(z.object({ index: z.number().int(), leafHash: ZHex32, proof: z.array(ZHex32) })),
+  proofs: z.array(z.object({ index: z.number().check(z.int()), leafHash: ZHex32, proof: z.array(ZHex32) })),
 })
 /** What a confirmation's answer carries: the new block's inclusion in the newly signed checkpoint. */
 export const ZLedgerReceipt = z.object({
   blockId: z.uuid(),
-  index: z.number().int(),
-  size: z.number().int(),
+  index: z.number().check(z.int()),
+  size: z.number().check(z.int()),
   leafHash: ZHex32,
   proof: z.array(ZHex32),
   checkpoint: z.string(),
 })
 export type TLedgerReceipt = z.infer<typeof ZLedgerReceipt>
 export const ZConsistencyProofResponse = z.object({
-  from: z.number().int(),
-  to: z.number().int(),
+  from: z.number().check(z.int()),
+  to: z.number().check(z.int()),
   proof: z.array(ZHex32),
   checkpoint: z.string(),
 })

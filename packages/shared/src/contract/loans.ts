@@ -1,7 +1,7 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
-import { zText } from './common'
+import { named, zText } from './common'
 
 /**
  * Lending (issue 26, docs/decisions/0047). A loan starts when the receiver confirms a LOAN handover
@@ -25,10 +25,10 @@ export const ZLoanExtensionParams = z.object({
   extensionId: z.uuid({ error: MESSAGES.loanNotFound }),
 })
 
-const optionalMessage = zText({ multiline: true })
-  .max(LIMITS.loanMessageMax, MESSAGES.loanMessageMax)
-  .nullish()
-  .transform((v) => (v ? v : null))
+const optionalMessage = z.pipe(
+  z.nullish(zText({ multiline: true }).check(z.maxLength(LIMITS.loanMessageMax, MESSAGES.loanMessageMax))),
+  z.transform((v) => (v ? v : null)),
+)
 
 /** A return date: an ISO instant with an offset (the client picks the lender's end of day by default). */
 export const ZDueAt = z.iso.datetime({ offset: true, error: MESSAGES.loanDueAtInvalid })
@@ -36,27 +36,28 @@ export const ZDueAt = z.iso.datetime({ offset: true, error: MESSAGES.loanDueAtIn
 const ZPerson = z.object({ id: z.uuid(), name: z.string() })
 
 /** A borrower's wish for another return date, pending or answered. */
-export const ZLoanExtension = z
-  .object({
+export const ZLoanExtension = named(
+  z.object({
     id: z.uuid(),
     loanId: z.uuid(),
     requestedBy: ZPerson,
     dueAt: z.iso.datetime(),
-    message: z.string().nullable(),
+    message: z.nullable(z.string()),
     status: z.enum(['PENDING', 'ACCEPTED', 'DECLINED', 'CANCELLED']),
     createdAt: z.iso.datetime(),
-    answeredAt: z.iso.datetime().nullable(),
-  })
-  .meta({ id: 'LoanExtension' })
+    answeredAt: z.nullable(z.iso.datetime()),
+  }),
+  'LoanExtension',
+)
 export type TLoanExtension = z.infer<typeof ZLoanExtension>
 
 /** A loan as its lender and borrower (and the circle's members) see it. */
-export const ZLoan = z
-  .object({
+export const ZLoan = named(
+  z.object({
     id: z.uuid(),
     itemId: z.uuid(),
     circleId: z.uuid(),
-    item: z.object({ name: z.string(), thumbnailUrl: z.string().nullable() }),
+    item: z.object({ name: z.string(), thumbnailUrl: z.nullable(z.string()) }),
     circle: z.object({ name: z.string() }),
     lender: ZPerson,
     borrower: ZPerson,
@@ -65,24 +66,25 @@ export const ZLoan = z
     /** ACTIVE and past `dueAt` (at the server's clock when answered). */
     overdue: z.boolean(),
     startedAt: z.iso.datetime(),
-    returnedAt: z.iso.datetime().nullable(),
+    returnedAt: z.nullable(z.iso.datetime()),
     /** The borrower left or was removed: the item is to go back to its lender. */
-    recalledAt: z.iso.datetime().nullable(),
-    recallReason: ZRecallReason.nullable(),
+    recalledAt: z.nullable(z.iso.datetime()),
+    recallReason: z.nullable(ZRecallReason),
     /** A RETURN handover waiting for its confirmation, if any. */
-    pendingReturn: z.object({ handoverId: z.uuid(), startedBy: z.enum(['BORROWER', 'LENDER']) }).nullable(),
-    pendingExtension: ZLoanExtension.nullable(),
-  })
-  .meta({ id: 'Loan' })
+    pendingReturn: z.nullable(z.object({ handoverId: z.uuid(), startedBy: z.enum(['BORROWER', 'LENDER']) })),
+    pendingExtension: z.nullable(ZLoanExtension),
+  }),
+  'Loan',
+)
 export type TLoan = z.infer<typeof ZLoan>
 
-export const ZLoanResponse = z.object({ loan: ZLoan, message: z.string().optional() })
+export const ZLoanResponse = z.object({ loan: ZLoan, message: z.optional(z.string()) })
 export const ZLoanListResponse = z.object({ loans: z.array(ZLoan) })
 
 /** GET /api/loans: `borrowed` (I am the borrower), `lent` (I am the lender); ACTIVE ones unless `all`. */
 export const ZLoanListQuery = z.object({
-  role: z.enum(['borrowed', 'lent']).default('borrowed'),
-  status: z.enum(['active', 'all']).default('active'),
+  role: z._default(z.enum(['borrowed', 'lent']), 'borrowed'),
+  status: z._default(z.enum(['active', 'all']), 'active'),
 })
 
 /** POST /api/loans/:id/return: the borrower starts a return, or the lender records one made in person. */
@@ -96,23 +98,23 @@ export const ZChangeDueAt = z.object({ dueAt: ZDueAt })
 export const ZLoanExtensionResponse = z.object({
   extension: ZLoanExtension,
   loan: ZLoan,
-  message: z.string().optional(),
+  message: z.optional(z.string()),
 })
 
 /** What an item card and page say about lending (ZItem.lending). */
 export const ZItemLending = z.object({
   /** The ACTIVE loan, if the item is out. */
-  loan: z
-    .object({
+  loan: z.nullable(
+    z.object({
       id: z.uuid(),
       borrower: ZPerson,
       dueAt: z.iso.datetime(),
       overdue: z.boolean(),
       recalled: z.boolean(),
-    })
-    .nullable(),
+    }),
+  ),
   /** How many members wait to borrow it (asks WAITING or OFFERED). */
-  queueLength: z.number().int().nonnegative(),
+  queueLength: z.number().check(z.int(), z.nonnegative()),
 })
 export type TItemLending = z.infer<typeof ZItemLending>
 
@@ -131,32 +133,36 @@ export const ZBorrowRequestStatus = z.enum(BORROW_REQUEST_STATUSES)
 export const ZBorrowRequestIdParams = z.object({ id: z.uuid({ error: MESSAGES.borrowRequestNotFound }) })
 
 /** A member's ask to borrow an item someone else owns; `position` counts from 1 in the item's queue. */
-export const ZBorrowRequest = z
-  .object({
+export const ZBorrowRequest = named(
+  z.object({
     id: z.uuid(),
     itemId: z.uuid(),
     circleId: z.uuid(),
-    item: z.object({ name: z.string(), thumbnailUrl: z.string().nullable() }),
+    item: z.object({ name: z.string(), thumbnailUrl: z.nullable(z.string()) }),
     asker: ZPerson,
     owner: ZPerson,
-    wishedFrom: z.iso.datetime().nullable(),
+    wishedFrom: z.nullable(z.iso.datetime()),
     wishedUntil: z.iso.datetime(),
-    message: z.string().nullable(),
+    message: z.nullable(z.string()),
     status: ZBorrowRequestStatus,
-    declineReason: z.string().nullable(),
+    declineReason: z.nullable(z.string()),
     /** Place in the queue while WAITING or OFFERED, else null. */
-    position: z.number().int().positive().nullable(),
+    position: z.nullable(z.number().check(z.int(), z.positive())),
     /** The LOAN handover request it became (OFFERED, BORROWED). */
-    handoverId: z.uuid().nullable(),
+    handoverId: z.nullable(z.uuid()),
     createdAt: z.iso.datetime(),
-    answeredAt: z.iso.datetime().nullable(),
-  })
-  .meta({ id: 'BorrowRequest' })
+    answeredAt: z.nullable(z.iso.datetime()),
+  }),
+  'BorrowRequest',
+)
 export type TBorrowRequest = z.infer<typeof ZBorrowRequest>
 
 /** POST /api/items/:id/borrow-requests */
 export const ZCreateBorrowRequest = z.object({
-  wishedFrom: ZDueAt.nullish().transform((v) => v ?? null),
+  wishedFrom: z.pipe(
+    z.nullish(ZDueAt),
+    z.transform((v) => v ?? null),
+  ),
   wishedUntil: ZDueAt,
   message: optionalMessage,
 })
@@ -165,26 +171,29 @@ export const ZAnswerBorrowRequest = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('ACCEPTED'),
     /** The return date of the loan offered; the wished date when absent. */
-    dueAt: ZDueAt.nullish().transform((v) => v ?? null),
+    dueAt: z.pipe(
+      z.nullish(ZDueAt),
+      z.transform((v) => v ?? null),
+    ),
     requesterComment: optionalMessage,
   }),
   z.object({ status: z.literal('DECLINED'), reason: optionalMessage }),
 ])
 export const ZBorrowRequestResponse = z.object({
   borrowRequest: ZBorrowRequest,
-  message: z.string().optional(),
+  message: z.optional(z.string()),
 })
 export const ZBorrowRequestListResponse = z.object({ borrowRequests: z.array(ZBorrowRequest) })
 /** GET /api/borrow-requests: `mine` (I asked), `of-me` (asks for my items); open ones unless `all`. */
 export const ZBorrowRequestListQuery = z.object({
-  role: z.enum(['mine', 'of-me']).default('mine'),
-  status: z.enum(['open', 'all']).default('open'),
+  role: z._default(z.enum(['mine', 'of-me']), 'mine'),
+  status: z._default(z.enum(['open', 'all']), 'open'),
 })
 
 /* ------------------------------------------------------------------ calendar feed */
 
 /** GET/POST /api/users/me/calendar: the secret feed URL (null when there is none). */
-export const ZCalendarFeedResponse = z.object({ url: z.string().nullable() })
+export const ZCalendarFeedResponse = z.object({ url: z.nullable(z.string()) })
 export const ZCalendarTokenParams = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{20,100}\.ics$/, { error: MESSAGES.notFound }),
+  token: z.string().check(z.regex(/^[A-Za-z0-9_-]{20,100}\.ics$/, { error: MESSAGES.notFound })),
 })

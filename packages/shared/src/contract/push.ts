@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { named } from './common'
 
 /**
  * Web Push (issue 27, docs/decisions/0053). GET /api/push/key: the server's VAPID public key, the
@@ -13,33 +14,36 @@ export type TPushKeyResponse = z.infer<typeof ZPushKeyResponse>
  * whose own PUBLIC_URL is a loopback one: development and tests).
  */
 export const ZPushSubscribeRequest = z.object({
-  endpoint: z.url({ protocol: /^https?$/ }).max(2048),
+  endpoint: z.url({ protocol: /^https?$/ }).check(z.maxLength(2048)),
   /** Browsers also send it; the server ignores it. */
-  expirationTime: z.number().nullable().optional(),
+  expirationTime: z.optional(z.nullable(z.number())),
   keys: z.object({
     /** The device's P-256 public key, uncompressed (65 bytes), base64url. */
-    p256dh: z.string().regex(/^[A-Za-z0-9_-]{87}=?$/),
+    p256dh: z.string().check(z.regex(/^[A-Za-z0-9_-]{87}=?$/)),
     /** The device's 16-byte authentication secret, base64url. */
-    auth: z.string().regex(/^[A-Za-z0-9_-]{22}(==)?$/),
+    auth: z.string().check(z.regex(/^[A-Za-z0-9_-]{22}(==)?$/)),
   }),
 })
 export type TPushSubscribeRequest = z.infer<typeof ZPushSubscribeRequest>
 
 /** DELETE /api/push/subscriptions: the endpoint of the device that turns notices off (or signs out). */
-export const ZPushUnsubscribeRequest = z.object({ endpoint: z.url({ protocol: /^https?$/ }).max(2048) })
+export const ZPushUnsubscribeRequest = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }).check(z.maxLength(2048)),
+})
 export type TPushUnsubscribeRequest = z.infer<typeof ZPushUnsubscribeRequest>
 
 export const ZPushSubscriptionResponse = z.object({ subscribed: z.boolean() })
 export type TPushSubscriptionResponse = z.infer<typeof ZPushSubscriptionResponse>
 
 /** Which push notices the person wants on the devices that turned them on; every kind is on until switched off. */
-export const ZPushPreferences = z
-  .object({
+export const ZPushPreferences = named(
+  z.object({
     handoverRequests: z.boolean(),
     handoverAnswers: z.boolean(),
     invitations: z.boolean(),
     loanReminders: z.boolean(),
-  })
-  .meta({ id: 'PushPreferences' })
+  }),
+  'PushPreferences',
+)
 export type TPushPreferences = z.infer<typeof ZPushPreferences>
 export type PushKind = keyof TPushPreferences

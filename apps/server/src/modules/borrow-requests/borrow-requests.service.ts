@@ -7,7 +7,7 @@ import {
   type ZBorrowRequestListQuery,
   type ZCreateBorrowRequest,
 } from '@circles/shared'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
 import { AppError } from '../../lib/errors'

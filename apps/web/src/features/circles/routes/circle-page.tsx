@@ -1,7 +1,7 @@
 import type { TCircleDetail } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
 import { useCircle } from '../api/get-circle'
