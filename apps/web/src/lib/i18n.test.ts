@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   applyDocumentLanguage,
   initI18n,
@@ -90,6 +90,18 @@ describe('initI18n', () => {
     expect(localStorage.getItem('language')).toBe('en')
     expect(document.documentElement.lang).toBe('en')
     expect(i18n.t('notFound.message')).toBe("The page you're looking for doesn't exist.")
+  })
+})
+
+describe('namespaces asked for before init (the first page, app/router.ts)', () => {
+  it('load with the initial ones, so the page renders without waiting for them', async () => {
+    vi.resetModules()
+    const fresh = await import('@/lib/i18n')
+    await fresh.loadNamespaces('dashboard', 'loans')
+    const i18n = await fresh.initI18n('en')
+    expect(i18n.hasLoadedNamespace('dashboard')).toBe(true)
+    expect(i18n.hasLoadedNamespace('loans')).toBe(true)
+    expect(i18n.hasLoadedNamespace('ledger')).toBe(false)
   })
 })
 

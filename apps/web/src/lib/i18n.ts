@@ -81,6 +81,12 @@ export function writeLanguageCookie(language: Language | null): void {
 
 let initialised: Promise<typeof i18n> | null = null
 
+/**
+ * Namespaces asked for before initI18n (the first page's, which app/router.ts starts loading at once):
+ * they load with the initial ones, in parallel, instead of one after another as the page renders.
+ */
+const earlyNamespaces = new Set<string>()
+
 /** Resolves once the initial namespaces of the chosen language are loaded, so no raw key ever renders. */
 export function initI18n(language?: Language): Promise<typeof i18n> {
   initialised ??= (async () => {
@@ -96,7 +102,7 @@ export function initI18n(language?: Language): Promise<typeof i18n> {
         fallbackLng: false,
         supportedLngs: LANGUAGES,
         load: 'languageOnly',
-        ns: INITIAL_NAMESPACES,
+        ns: [...INITIAL_NAMESPACES, ...earlyNamespaces],
         defaultNS: 'common',
         interpolation: { escapeValue: false }, // React escapes already.
         react: { useSuspense: true },
@@ -118,6 +124,11 @@ export async function setLanguage(language: Language): Promise<void> {
 
 /** Loads namespaces ahead of rendering (e.g. in a route's lazy()), so Suspense has nothing to wait for. */
 export function loadNamespaces(...namespaces: string[]): Promise<void> {
+  if (!initialised) {
+    // i18next would ignore them before init; initI18n loads them with its own.
+    for (const namespace of namespaces) earlyNamespaces.add(namespace)
+    return Promise.resolve()
+  }
   return i18n.loadNamespaces(namespaces)
 }
 
