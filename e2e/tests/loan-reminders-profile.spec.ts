@@ -15,6 +15,11 @@ test('the calendar link and the lending notice switches on /profile', async ({ p
     page.getByLabel('Reminders before a return date, and when something I borrowed or lent is overdue'),
   ).toBeChecked()
   await page.getByRole('button', { name: 'Make a calendar link' }).click()
+  // The same words as the new link's notice below: closed here, so that one is told apart (a toast
+  // lasts 5 s, and the screenshots between may take less).
+  const made = toast(page, 'success', 'Your new calendar link is ready.')
+  await made.getByRole('button', { name: 'Close toast' }).click()
+  await expect(made).toHaveCount(0)
   const field = page.getByLabel('Your private calendar link')
   await expect(field).toHaveValue(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/)
   const first = await field.inputValue()
