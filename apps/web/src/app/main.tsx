@@ -52,6 +52,13 @@ const app = (
   </StrictMode>
 )
 
+/** How long a screen rendered from scratch waits for its page's code before showing the loader. */
+const FIRST_PAGE_WAIT_MS = 1000
+
+function withinMs(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  return Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms))])
+}
+
 // Render only once the first language's strings are here, so no raw key ever flashes.
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
@@ -68,8 +75,11 @@ void initI18n(startLanguage).then(async (i18n) => {
     const preferred = pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
     if (preferred !== i18n.language) void i18n.changeLanguage(preferred)
   } else {
-    // Signed in: the stored queries first, so the pages open with them, offline too (docs/decisions/0054).
-    await startOfflineReading(queryClient)
+    // Signed in: the stored queries first, so the pages open with them, offline too (docs/decisions/0054);
+    // and the first page's code, loading since startup: rendered with it, the page paints at once.
+    // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
+    // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader.
+    await Promise.all([startOfflineReading(queryClient), withinMs(firstRouteReady, FIRST_PAGE_WAIT_MS)])
     createRoot(container).render(app)
   }
   startShellServices(i18n)

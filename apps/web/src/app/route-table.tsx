@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, useEffect } from 'react'
+import { type ComponentType, lazy, useEffect, useState } from 'react'
 import { matchRoutes, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router'
 import { RootLayout } from '@/app/layouts/root-layout'
 import { lendNavigate } from '@/app/outside-navigation'
@@ -23,14 +23,37 @@ function lazyPage(
 ): Pick<RouteObject, 'Component'> {
   let Component = lazyPages.get(load)
   if (!Component) {
-    let loading: Promise<{ default: ComponentType }> | undefined
+    let loading: Tracked<ComponentType> | undefined
     const start = () =>
-      (loading ??= Promise.all([load(), loadNamespaces(...namespaces)]).then(([Page]) => ({ default: Page })))
-    Component = lazy(start)
+      (loading ??= settledInPlace(
+        Promise.all([load(), loadNamespaces(...namespaces)]).then(([Page]) => Page),
+      ))
+    const Lazy = lazy(() => start().then((Page) => ({ default: Page })))
+    // A page whose code is already here (the first page, loaded since startup; main.tsx waits for it)
+    // renders at once: React.lazy always suspends once, and React then keeps the loader on screen for at
+    // least 300 ms. Decided once per mount, so the page is never swapped for another element type.
+    Component = function RoutePage() {
+      const ready = start()
+      const [Page] = useState<ComponentType>(() => (ready.status === 'fulfilled' ? ready.value! : Lazy))
+      return <Page />
+    }
     lazyPages.set(load, Component)
     preloads.set(Component, start)
   }
   return { Component }
+}
+
+type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T }
+
+/** Marks the promise with its outcome, readable at once once it has settled. */
+function settledInPlace<T>(promise: Promise<T>): Tracked<T> {
+  const tracked: Tracked<T> = promise
+  tracked.status = 'pending'
+  tracked.then(
+    (value) => Object.assign(tracked, { status: 'fulfilled', value }),
+    () => Object.assign(tracked, { status: 'rejected' }),
+  )
+  return tracked
 }
 
 /**
