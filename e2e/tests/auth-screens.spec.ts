@@ -160,6 +160,8 @@ test.describe('dark mode', () => {
       await openForm(page, path)
       await page.getByRole('main').locator('button[type="submit"]').first().click()
       await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible()
+      // The first error toast comes with sonner's code (loaded on the first toast): checked once it is up.
+      await expect(page.locator('[data-sonner-toast][data-type="error"]').first()).toBeVisible()
       await expectAccessible(page, axe)
       await screenshotScreen(page, `auth${path.replace('/', '-')}-invalid-dark-1280`)
     }
