@@ -13,6 +13,7 @@ import { startShellServices } from '@/app/shell-services'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
 import { queryClient } from '@/lib/query-client'
+import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
 import { storedLanguage } from '@/lib/session'
 import { startOfflineReading } from '@/pwa/offline'
@@ -55,10 +56,6 @@ const app = (
 /** How long a screen rendered from scratch waits for its page's code before showing the loader. */
 const FIRST_PAGE_WAIT_MS = 1000
 
-function withinMs(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  return Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms))])
-}
-
 // Render only once the first language's strings are here, so no raw key ever flashes.
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
@@ -79,7 +76,7 @@ void initI18n(startLanguage).then(async (i18n) => {
     // and the first page's code, loading since startup: rendered with it, the page paints at once.
     // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
     // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader.
-    await Promise.all([startOfflineReading(queryClient), withinMs(firstRouteReady, FIRST_PAGE_WAIT_MS)])
+    await Promise.all([startOfflineReading(queryClient), within(firstRouteReady, FIRST_PAGE_WAIT_MS)])
     createRoot(container).render(app)
   }
   startShellServices(i18n)

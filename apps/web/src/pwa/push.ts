@@ -1,5 +1,6 @@
 import { ZPushKeyResponse, ZPushSubscriptionResponse } from '@circles/shared'
 import { api } from '@/lib/api-client'
+import { within } from '@/lib/within'
 import { browserEnvironment, isIosSafari } from './pwa-install'
 
 /**
@@ -42,10 +43,7 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 async function registration(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return null
   // The worker registers on load (registerSW.js); wait for it, but not forever.
-  return Promise.race([
-    navigator.serviceWorker.ready,
-    new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
-  ])
+  return (await within(navigator.serviceWorker.ready, 10_000)) ?? null
 }
 
 async function currentSubscription(): Promise<PushSubscription | null> {
@@ -94,8 +92,8 @@ export async function turnOffPush(): Promise<void> {
  */
 export async function forgetDeviceOnSignOut(): Promise<void> {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return
-  await Promise.race([
+  await within(
     turnOffPush().catch(() => undefined),
-    new Promise((resolve) => setTimeout(resolve, 3000)),
-  ])
+    3000,
+  )
 }

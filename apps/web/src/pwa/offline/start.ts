@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { getSession, onLogout } from '@/lib/session'
+import { within } from '@/lib/within'
 import { clearOfflineData } from './clear'
 import { persistQueriesOnChange, restoreQueryCache } from './persist'
 
@@ -20,8 +21,8 @@ export async function startOfflineReading(queryClient: QueryClient): Promise<voi
   persistQueriesOnChange(queryClient, () => getSession().user?.id ?? null)
   const userId = getSession().user?.id
   const work = userId ? restoreQueryCache(queryClient, userId).then(() => undefined) : clearOfflineData()
-  await Promise.race([
+  await within(
     work.catch(() => undefined),
-    new Promise<void>((resolve) => setTimeout(resolve, RESTORE_BUDGET_MS)),
-  ])
+    RESTORE_BUDGET_MS,
+  )
 }
