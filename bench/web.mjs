@@ -7,6 +7,8 @@
 //   node bench/web.mjs --js     JavaScript per screen only (a real browser, no Lighthouse, about 30 s);
 //                               exits 1 when a signed-in screen loads more than JS_BUDGET_SIGNED_IN_KB
 //                               of compressed JavaScript (usable as a check; README untouched)
+//   BENCH_SCREENS=dashboard,item   only these signed-in screens, and `/` alone for the LCP ratio
+//                               (a quick look while working; README untouched)
 import { createServer } from 'node:http'
 import { readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -15,12 +17,16 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { chromium } from 'playwright-core'
-import { json, root, startApp, verifiedUser, writeSection } from './lib.mjs'
+import { root, startApp, writeSection } from './lib.mjs'
+import { seed, signIn } from './web-seed.mjs'
 
 const JS_ONLY = process.argv.includes('--js')
 /** Lighthouse runs per page; the run with the median performance score is reported (the machine is noisy). */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
-const PAGES = ['/', '/about', '/privacy', '/terms', '/login', '/register', '/contact', '/forgot-password']
+const ONLY_SCREENS = process.env.BENCH_SCREENS?.split(',')
+const PAGES = ONLY_SCREENS
+  ? ['/']
+  : ['/', '/about', '/privacy', '/terms', '/login', '/register', '/contact', '/forgot-password']
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const JS_BUDGET_KB = 90
 /** Issue 27: at most 150 KB of compressed JavaScript on a signed-in screen's first load. */
@@ -66,108 +72,6 @@ async function initialJsGzipBytes(base, pagePath) {
     bytes += gzipSync(body, { level: 9 }).length
   }
   return { bytes, files: urls.size }
-}
-
-/**
- * What the signed-in screens show: a circle of two members with eight items, two confirmed handovers
- * (and their ledger blocks), one request waiting; `screens` are the paths measured.
- */
-async function seed(app) {
-  const { base } = app
-  const owner = await verifiedUser(base, app, 'owner@example.com')
-  const member = await verifiedUser(base, app, 'member@example.com')
-  const circle = (
-    await json(`${base}/api/circles`, { name: 'Bench circle', description: 'Things we share' }, owner.auth)
-  ).body.circle
-  const invited = await json(
-    `${base}/api/circles/${circle.id}/invitations/qr`,
-    { email: member.email },
-    owner.auth,
-  )
-  const accepted = await fetch(`${base}/api/circles/invitations/${invited.body.invitation.token}`, {
-    method: 'POST',
-    headers: member.auth,
-  })
-  if (!accepted.ok) throw new Error(`join failed: ${accepted.status}`)
-  const items = []
-  for (const name of [
-    'Drill',
-    'Ladder',
-    'Tent',
-    'Camping stove',
-    'Projector',
-    'Cargo bike',
-    'Sewing machine',
-    'Kayak',
-  ]) {
-    const created = await json(
-      `${base}/api/items`,
-      { name, description: `A ${name.toLowerCase()} to share`, circleId: circle.id },
-      owner.auth,
-    )
-    if (created.status !== 201 && created.status !== 200)
-      throw new Error(`item: ${JSON.stringify(created.body)}`)
-    items.push(created.body.item)
-  }
-  const handover = async (itemId, from, to, confirm) => {
-    const request = await json(`${base}/api/handovers`, { itemId, receiverId: to.user.id }, from.auth)
-    if (!request.body.handover) throw new Error(`handover: ${JSON.stringify(request.body)}`)
-    if (!confirm) return
-    const res = await fetch(`${base}/api/handovers/${request.body.handover.id}/status`, {
-      method: 'PUT',
-      headers: { ...to.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'CONFIRMED' }),
-    })
-    if (!res.ok) throw new Error(`confirm failed: ${res.status} ${await res.text()}`)
-  }
-  await handover(items[0].id, owner, member, true)
-  await handover(items[0].id, member, owner, true)
-  await handover(items[1].id, owner, member, false)
-  const token = owner.auth.authorization.slice('Bearer '.length)
-  return {
-    session: { token, user: owner.user },
-    screens: [
-      ['dashboard', '/dashboard'],
-      ['circles', '/circles'],
-      ['circle', `/circle/${circle.id}`],
-      ['items', '/items'],
-      ['circle items', `/circle/${circle.id}/items`],
-      ['item', `/items/${items[0].id}`],
-      ['handover', `/items/${items[2].id}/handover`],
-      ['ledger', `/blockchain/circle/${circle.id}`],
-    ],
-  }
-}
-
-/** The cookie a decided visitor has (necessary only), as vanilla-cookieconsent writes it (e2e/support/fixtures.ts). */
-function consentCookie(base) {
-  const now = new Date().toISOString()
-  const value = {
-    categories: ['necessary'],
-    revision: 0,
-    data: null,
-    consentTimestamp: now,
-    consentId: '00000000-0000-4000-8000-000000000000',
-    services: { necessary: [], analytics: [] },
-    languageCode: 'en',
-    lastConsentTimestamp: now,
-    expirationTime: Date.now() + 182 * 24 * 3600 * 1000,
-  }
-  return { name: 'cc_cookie', value: encodeURIComponent(JSON.stringify(value)), url: base, sameSite: 'Lax' }
-}
-
-/** Puts the session into the context the way a sign-in leaves it (apps/web/src/lib/session.ts). */
-async function signIn(context, base, session) {
-  await context.addCookies([consentCookie(base)])
-  const page = await context.newPage()
-  await page.goto(`${base}/robots.txt`)
-  await page.evaluate(({ token, user }) => {
-    localStorage.setItem('token', token)
-    localStorage.setItem('user', JSON.stringify(user))
-    localStorage.setItem('userId', user.id)
-    localStorage.setItem('language', 'en')
-  }, session)
-  await page.close()
 }
 
 const compressedSizes = new Map()
@@ -286,7 +190,9 @@ const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlag
 let baseline
 let exitCode = 0
 try {
-  const { session, screens } = await seed(app)
+  const seeded = await seed(app)
+  const { session } = seeded
+  const screens = seeded.screens.filter(([name]) => !ONLY_SCREENS || ONLY_SCREENS.includes(name))
   // The JavaScript per screen: a real browser, fresh context per screen.
   const browser = await chromium.launch({
     executablePath: CHROME_PATH,
@@ -408,7 +314,7 @@ try {
       '<!-- web:end -->',
     ]
     const section = lines.join('\n')
-    await writeSection('web', section)
+    if (!ONLY_SCREENS) await writeSection('web', section)
     console.log(section)
   }
 } finally {

@@ -68,6 +68,16 @@ export const test = base.extend<{ axe: Axe; consentDecided: boolean }>({
     await use({
       async expectNoA11yViolations(page, options = {}) {
         // A toast or dialog still fading in has the contrast of its half-way opacity: scan settled UI.
+        // Sonner shows a toast a frame after rendering it (data-mounted), and a style change starts its
+        // transition only at the next frame: both are waited for before the running ones are.
+        await page.evaluate(async () => {
+          const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
+          const until = Date.now() + 2000
+          while (document.querySelector('[data-sonner-toast][data-mounted="false"]') && Date.now() < until)
+            await frame()
+          await frame()
+          await frame()
+        })
         await page.evaluate(() =>
           Promise.race([
             Promise.all(

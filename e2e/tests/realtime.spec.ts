@@ -114,6 +114,8 @@ test("says 'Failed to load dashboard data' when the server fails, and loads on r
   request,
 }) => {
   const someone = await createSignedInUser(request, 'dash-error', 'Erin Error')
+  // Only the button asks again here: the real-time connection, once up, would refetch the dashboard too.
+  await page.route('**/socket.io/**', (route) => route.abort('connectionrefused'))
   let fail = true
   await page.route('**/api/dashboard/stats', (route) =>
     fail ? route.fulfill({ status: 500, json: { message: 'Internal Server Error' } }) : route.fallback(),

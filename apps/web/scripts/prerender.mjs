@@ -93,9 +93,9 @@ const css = await readFile(path.join(dist, cssHref), 'utf8')
 const fontHref = css.match(/\/assets\/inter-latin-wght-normal-[^)"']+\.woff2/)?.[0]
 if (!fontHref) throw new Error('no Inter font in the stylesheet')
 const fontPreload = `<link rel="preload" href="${fontHref}" as="font" type="font/woff2" crossorigin>`
-// Pages that are not prerendered load the app shell, which paints nothing before its script: there the
-// preload costs no paint time and makes Inter likely on the signed-in pages.
-await writeFile(path.join(dist, 'index.html'), indexHtml.replace('</head>', `    ${fontPreload}\n  </head>`))
+// Pages that are not prerendered (the signed-in screens) get no preload: they paint nothing before their
+// scripts, and on a slow phone link the font's 48 KB held up the screen's code (issue 27, 0056). Their
+// text paints in the metric-matched fallback and Inter swaps in without moving anything.
 if (!indexHtml.includes('<meta charset="UTF-8" />')) throw new Error('no charset in dist/index.html')
 const template = indexHtml
   .replace(/\s*<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"[^>]*>/, '')

@@ -8,9 +8,11 @@
  * This entry and the app are one build, so the app's `import('@/lib/consent')` gets this same module
  * instance: its initConsent returns the dialog started here, never a second one.
  */
-import { supportedLanguage, type Language } from '@circles/shared'
+// Not the packages' index files: what this entry imports is loaded before the page's app starts, and
+// the app's shared code must not be (vite.config.ts, chunk-groups.ts).
+import { supportedLanguage, type Language } from '@circles/shared/limits'
 import { afterNextPaint } from '@/lib/after-paint'
-import { initPwaInstall } from '@/pwa'
+import { initPwaInstall } from '@/pwa/pwa-install'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before waiting for anything.
 initPwaInstall()

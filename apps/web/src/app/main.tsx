@@ -6,8 +6,9 @@ import { supportedLanguage, type Language } from '@circles/shared'
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
-import { AppProviders } from '@/app/providers'
-import { AppRoutes } from '@/app/route-table'
+import { firstScreenSettled } from '@/app/first-screen'
+import { AppProviders, watchLogouts } from '@/app/providers'
+import { AppRoutes, prefetchRouteData } from '@/app/route-table'
 import { firstRouteReady } from '@/app/router'
 import { startShellServices } from '@/app/shell-services'
 import { startConsent } from '@/lib/consent-start'
@@ -15,11 +16,20 @@ import { initI18n, pickLanguage } from '@/lib/i18n'
 import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
-import { storedLanguage } from '@/lib/session'
+import { getSession, storedLanguage } from '@/lib/session'
 import { startOfflineReading } from '@/pwa/offline'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
 initPwaInstall()
+watchLogouts()
+
+// Signed in: the screen's first requests go out as soon as its code is here, while React renders it
+// (app/screen-data.ts). Not before: on a phone's six connections they would hold up the code itself.
+const { token, user } = getSession()
+if (token && user)
+  void firstRouteReady.then(() =>
+    prefetchRouteData(window.location.pathname, new URLSearchParams(window.location.search), user.id),
+  )
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
@@ -77,7 +87,12 @@ void initI18n(startLanguage).then(async (i18n) => {
     // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
     // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader.
     await Promise.all([startOfflineReading(queryClient), within(firstRouteReady, FIRST_PAGE_WAIT_MS)])
-    createRoot(container).render(app)
+    // As a transition, the first render yields to the browser every few milliseconds instead of one long
+    // task (on a slow phone the whole screen's render blocked input for a quarter of a second).
+    const root = createRoot(container)
+    startTransition(() => root.render(app))
   }
+  // The real-time connection and the time zone report start once the first screen has painted with its data.
+  await firstScreenSettled(queryClient)
   startShellServices(i18n)
 })

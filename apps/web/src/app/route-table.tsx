@@ -1,10 +1,13 @@
 import { type ComponentType, lazy, useEffect, useState } from 'react'
 import { matchRoutes, type RouteObject, useLocation, useNavigate, useRoutes } from 'react-router'
 import { RootLayout } from '@/app/layouts/root-layout'
+import { firstScreenCommitted } from '@/app/first-screen'
 import { lendNavigate } from '@/app/outside-navigation'
 import { RedirectIfAuthenticated, RequireAuth } from '@/app/routes/guards'
 import { RouteErrorBoundary } from '@/app/routes/route-error-boundary'
+import { type ScreenData, type ScreenPlace, screenData as data } from '@/app/screen-data'
 import { loadNamespaces } from '@/lib/i18n'
+import { queryClient } from '@/lib/query-client'
 
 /** Each page's component, so every route that shows a page shows the same one (see lazyPage). */
 const lazyPages = new Map<() => Promise<ComponentType>, ComponentType>()
@@ -143,26 +146,34 @@ export const routes: RouteObject[] = [
       {
         Component: RequireAuth,
         children: [
-          { path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard', 'loans') },
-          { path: 'circles', ...lazyPage(page.circles, 'circles') },
+          { path: 'dashboard', ...lazyPage(page.dashboard, 'dashboard', 'loans'), handle: data.dashboard },
+          { path: 'circles', ...lazyPage(page.circles, 'circles'), handle: data.circles },
           { path: 'circles/create', ...lazyPage(page.createCircle, 'circles') },
           // Spec 001 §2: both path forms are in use; they are one screen.
-          { path: 'circles/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
-          { path: 'circle/:id', ...lazyPage(page.circle, 'circles', 'invitations') },
+          { path: 'circles/:id', ...lazyPage(page.circle, 'circles', 'invitations'), handle: data.circle },
+          { path: 'circle/:id', ...lazyPage(page.circle, 'circles', 'invitations'), handle: data.circle },
           // Spec 001 §2: with or without the trailing slash (react-router matches both).
-          { path: 'circle/:circleId/items', ...lazyPage(page.circleItems, 'items', 'loans') },
+          {
+            path: 'circle/:circleId/items',
+            ...lazyPage(page.circleItems, 'items', 'loans'),
+            handle: data.circleItems,
+          },
           { path: 'circle/:circleId/items/:itemId/edit', ...lazyPage(page.circleItems, 'items', 'loans') },
-          { path: 'items', ...lazyPage(page.items, 'items', 'loans') },
-          { path: 'items/:itemId', ...lazyPage(page.item, 'items', 'loans') },
-          { path: 'items/:itemId/handover', ...lazyPage(page.handover, 'items', 'loans') },
+          { path: 'items', ...lazyPage(page.items, 'items', 'loans'), handle: data.items },
+          { path: 'items/:itemId', ...lazyPage(page.item, 'items', 'loans'), handle: data.item },
+          {
+            path: 'items/:itemId/handover',
+            ...lazyPage(page.handover, 'items', 'loans'),
+            handle: data.handover,
+          },
           // Issue 27: a circle's QR labels, and where a label's QR code leads (signed out: sign in first).
           { path: 'circles/:circleId/labels', ...lazyPage(page.labels, 'items') },
           { path: 'i/:code', ...lazyPage(page.itemCode, 'items') },
           // Issue 26: borrowed, lent and requested.
           { path: 'loans', ...lazyPage(page.loans, 'loans') },
-          { path: 'blockchain', ...lazyPage(page.ledger, 'ledger') },
-          { path: 'blockchain/circle/:circleId', ...lazyPage(page.ledger, 'ledger') },
-          { path: 'blockchain/item/:itemId', ...lazyPage(page.ledger, 'ledger') },
+          { path: 'blockchain', ...lazyPage(page.ledger, 'ledger'), handle: data.ledger },
+          { path: 'blockchain/circle/:circleId', ...lazyPage(page.ledger, 'ledger'), handle: data.ledger },
+          { path: 'blockchain/item/:itemId', ...lazyPage(page.ledger, 'ledger'), handle: data.ledger },
           { path: 'blockchain/:id', ...lazyPage(page.block, 'ledger') },
           { path: 'blockchain/:id/certificate', ...lazyPage(page.certificate, 'ledger') },
         ],
@@ -184,6 +195,18 @@ export async function preloadRoute(pathname: string): Promise<void> {
 }
 
 /**
+ * Starts the first requests of the screen at `pathname` (the route's `handle`, app/screen-data.ts) for
+ * the signed-in user: on a first load they go out beside the screen's code, not after its first render.
+ */
+export function prefetchRouteData(pathname: string, search: URLSearchParams, userId: string): void {
+  const match = matchRoutes(routes, pathname)?.at(-1)
+  const screen = match?.route.handle as ScreenData | undefined
+  const place: ScreenPlace = { params: match?.params ?? {}, search, userId }
+  // A failed request is the page's to show: it finds the query in its error state and asks again.
+  for (const request of screen?.(queryClient, place) ?? []) request.catch(() => undefined)
+}
+
+/**
  * The app's routes at the current location, in whichever router renders them: BrowserRouter in the app,
  * StaticRouter when prerendering, MemoryRouter in tests. Declarative mode: the data router's code
  * (loaders, actions, fetchers) is not in the bundle. Anything a page throws shows RouteError.
@@ -192,5 +215,6 @@ export function AppRoutes() {
   const location = useLocation()
   const navigate = useNavigate()
   useEffect(() => lendNavigate(navigate), [navigate])
+  useEffect(firstScreenCommitted, [])
   return <RouteErrorBoundary location={location}>{useRoutes(routes)}</RouteErrorBoundary>
 }

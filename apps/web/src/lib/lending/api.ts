@@ -7,7 +7,7 @@ import {
   ZLoanListResponse,
   ZLoanResponse,
 } from '@circles/shared'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 
@@ -30,12 +30,14 @@ export type AskRole = 'mine' | 'of-me'
 const enc = encodeURIComponent
 
 /** GET /loans?role=…: my loans as borrower or lender (ACTIVE ones unless `all`). */
-export const useLoans = (role: LoanRole, status: 'active' | 'all' = 'active') =>
-  useQuery({
+export const loansQuery = (role: LoanRole, status: 'active' | 'all' = 'active') =>
+  queryOptions({
     queryKey: lendingKeys.loans(role, status),
     queryFn: ({ signal }): Promise<TLoan[]> =>
       api.get(`/loans?role=${role}&status=${status}`, ZLoanListResponse, { signal }).then((a) => a.loans),
   })
+export const useLoans = (role: LoanRole, status: 'active' | 'all' = 'active') =>
+  useQuery(loansQuery(role, status))
 
 /** GET /loans/:id: the item page's loan with its pending return and extension. */
 export const useLoan = (id: string | undefined) =>
@@ -47,14 +49,15 @@ export const useLoan = (id: string | undefined) =>
   })
 
 /** GET /borrow-requests?role=…: my open asks, or the open asks for my items. */
-export const useAsks = (role: AskRole) =>
-  useQuery({
+export const asksQuery = (role: AskRole) =>
+  queryOptions({
     queryKey: lendingKeys.asks(role),
     queryFn: ({ signal }): Promise<TBorrowRequest[]> =>
       api
         .get(`/borrow-requests?role=${role}`, ZBorrowRequestListResponse, { signal })
         .then((a) => a.borrowRequests),
   })
+export const useAsks = (role: AskRole) => useQuery(asksQuery(role))
 
 /** GET /items/:id/borrow-requests: the item's queue, in order of asking. */
 export const useItemAsks = (itemId: string, enabled = true) =>

@@ -1,5 +1,6 @@
 import { ZCircleDetailResponse } from '@circles/shared'
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { circleKeys } from './query-keys'
 
@@ -9,6 +10,11 @@ export const getCircle = (id: string, signal?: AbortSignal) =>
 
 export const getCircleQueryOptions = (id: string) =>
   queryOptions({ queryKey: circleKeys.detail(id), queryFn: ({ signal }) => getCircle(id, signal) })
+
+const ZId = z.uuid()
+
+/** Whether `id` can be a circle's (a uuid): for any other the page says "not found" without asking. */
+export const isCircleId = (id: string) => ZId.safeParse(id).success
 
 /** `enabled: false` for an id that cannot be a circle's (not a uuid): the page says "not found" itself. */
 export const useCircle = (id: string, { enabled = true }: { enabled?: boolean } = {}) =>

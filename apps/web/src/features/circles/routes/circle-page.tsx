@@ -1,10 +1,9 @@
 import type { TCircleDetail } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
-import { z } from 'zod/mini'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
-import { useCircle } from '../api/get-circle'
+import { isCircleId, useCircle } from '../api/get-circle'
 import { BackLink } from '../components/back-link'
 import { CircleOverview } from '../components/circle-overview'
 import { CircleInvitations } from '../components/invitations/circle-invitations'
@@ -16,8 +15,6 @@ import { PageContainer } from '../components/page-container'
 import { isNotFound } from '../lib/errors'
 import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
 import { departureOf } from '@/lib/no-longer-member'
-
-const ZId = z.uuid()
 
 function CircleDetail({ circle, viewerId }: { circle: TCircleDetail; viewerId: string | undefined }) {
   const { t } = useTranslation('circles')
@@ -48,7 +45,7 @@ function CircleDetail({ circle, viewerId }: { circle: TCircleDetail; viewerId: s
 export function CirclePage() {
   const { t } = useTranslation('circles')
   const { id = '' } = useParams()
-  const validId = ZId.safeParse(id).success
+  const validId = isCircleId(id)
   const circle = useCircle(id, { enabled: validId })
   const { user } = useSession()
   const notFound = !validId || (circle.isError && isNotFound(circle.error))

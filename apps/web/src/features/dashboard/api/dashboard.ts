@@ -1,5 +1,5 @@
 import { ZCircleListResponse, ZDashboardStats, ZRecentActivitiesResponse } from '@circles/shared'
-import { useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { RECENT_ACTIVITIES_KEY } from '@/lib/realtime/keys'
 
@@ -11,23 +11,26 @@ export const dashboardKeys = {
 }
 
 /** GET /activities/recent: newest first; live entries are put in front by lib/realtime. */
-export const useRecentActivities = () =>
-  useQuery({
+export const recentActivitiesQuery = () =>
+  queryOptions({
     queryKey: dashboardKeys.activities,
     queryFn: ({ signal }) =>
       api.get('/activities/recent', ZRecentActivitiesResponse, { signal }).then((a) => a.activities),
   })
+export const useRecentActivities = () => useQuery(recentActivitiesQuery())
 
 /** GET /dashboard/stats: totalCircles, pendingHandovers, ownedItems. */
-export const useDashboardStats = () =>
-  useQuery({
+export const dashboardStatsQuery = () =>
+  queryOptions({
     queryKey: dashboardKeys.stats,
     queryFn: ({ signal }) => api.get('/dashboard/stats', ZDashboardStats, { signal }),
   })
+export const useDashboardStats = () => useQuery(dashboardStatsQuery())
 
 /** GET /circles: the dashboard shows the first LIMITS.dashboardCircles. */
-export const useDashboardCircles = () =>
-  useQuery({
+export const dashboardCirclesQuery = () =>
+  queryOptions({
     queryKey: dashboardKeys.circles,
     queryFn: ({ signal }) => api.get('/circles', ZCircleListResponse, { signal }).then((a) => a.circles),
   })
+export const useDashboardCircles = () => useQuery(dashboardCirclesQuery())

@@ -4,7 +4,7 @@ import {
   ZHandoverListResponse,
   ZHandoverResponse,
 } from '@circles/shared'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 
@@ -18,8 +18,8 @@ export type InboxEntry = { kind: 'handover'; id: string; handover: THandover }
 export const inboxKey = ['dashboard', 'inbox'] as const
 
 /** GET /handovers: the requests waiting for this user's answer, oldest first (first come, first served). */
-export const useInbox = (userId: string | undefined) =>
-  useQuery({
+export const inboxQuery = (userId: string | undefined) =>
+  queryOptions({
     enabled: Boolean(userId),
     queryKey: [...inboxKey, userId],
     queryFn: ({ signal }) =>
@@ -30,6 +30,7 @@ export const useInbox = (userId: string | undefined) =>
           .map((handover): InboxEntry => ({ kind: 'handover', id: handover.id, handover })),
       ),
   })
+export const useInbox = (userId: string | undefined) => useQuery(inboxQuery(userId))
 
 /** PUT /handovers/:id/status from the inbox; the dashboard and the items refresh after it, refused too. */
 export function useAnswerFromInbox() {

@@ -2,6 +2,15 @@ const MINUTE = 60
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
+/** One formatter per language: making one is the costly part (each activity row asks for one). */
+const formatters = new Map<string, Intl.RelativeTimeFormat>()
+function relativeFormat(language: string): Intl.RelativeTimeFormat {
+  let formatter = formatters.get(language)
+  if (!formatter)
+    formatters.set(language, (formatter = new Intl.RelativeTimeFormat(language, { numeric: 'auto' })))
+  return formatter
+}
+
 /**
  * Spec 000 §9: under 60 s in seconds, under 60 min in minutes, under 24 h in hours, under 7 days in
  * days, otherwise a short date; in the UI language ("2 minutes ago", "vor 2 Minuten").
@@ -9,7 +18,7 @@ const DAY = 24 * HOUR
 export function relativeTime(iso: string, language: string, now: number = Date.now()): string {
   const seconds = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000))
   const format = (value: number, unit: Intl.RelativeTimeFormatUnit) =>
-    new Intl.RelativeTimeFormat(language, { numeric: 'auto' }).format(-value, unit)
+    relativeFormat(language).format(-value, unit)
   if (seconds < MINUTE) return format(seconds, 'second')
   if (seconds < HOUR) return format(Math.floor(seconds / MINUTE), 'minute')
   if (seconds < DAY) return format(Math.floor(seconds / HOUR), 'hour')

@@ -6,7 +6,7 @@ import {
   ZHandoverResponse,
   ZMessageResponse,
 } from '@circles/shared'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 import { itemKeys } from './items'
@@ -17,14 +17,15 @@ const handoverKeys = {
 }
 
 /** GET /handovers/item/:id: the item's handovers, newest first. */
-export const useItemHandovers = (itemId: string) =>
-  useQuery({
+export const itemHandoversQuery = (itemId: string) =>
+  queryOptions({
     queryKey: handoverKeys.item(itemId),
     queryFn: ({ signal }) =>
       api
         .get(`/handovers/item/${encodeURIComponent(itemId)}`, ZHandoverListResponse, { signal })
         .then((a) => a.handovers),
   })
+export const useItemHandovers = (itemId: string) => useQuery(itemHandoversQuery(itemId))
 
 /** GET /circles/:id for the receiver picker: the circle's members. */
 export const useCircleMembers = (circleId: string | undefined) =>

@@ -2,6 +2,7 @@ import {
   type TCreateItemRequest,
   type TItem,
   type TUpdateItemRequest,
+  ZCircleDetailResponse,
   ZCircleListResponse,
   ZItemListResponse,
   ZItemResponse,
@@ -10,6 +11,7 @@ import {
   ZOwnershipStatusResponse,
 } from '@circles/shared'
 import {
+  infiniteQueryOptions,
   keepPreviousData,
   type QueryClient,
   queryOptions,
@@ -37,9 +39,9 @@ export const SEARCH_PAGE_SIZE = 24
  * GET /items?… (scope 'mine': /items) or GET /items/circle/:id?… (a circle's page): one search, its
  * pages, and the number of every match. The previous results stay on screen while the next arrive.
  */
-export const useItemSearch = (scope: { mine: true } | { circleId: string }, state: ItemSearchState) => {
+export const itemSearchQuery = (scope: { mine: true } | { circleId: string }, state: ItemSearchState) => {
   const path = 'circleId' in scope ? `/items/circle/${encodeURIComponent(scope.circleId)}` : '/items'
-  return useInfiniteQuery({
+  return infiniteQueryOptions({
     queryKey: itemKeys.search('circleId' in scope ? scope.circleId : 'mine', state),
     initialPageParam: 0,
     queryFn: ({ signal, pageParam }) => {
@@ -57,13 +59,26 @@ export const useItemSearch = (scope: { mine: true } | { circleId: string }, stat
     placeholderData: keepPreviousData,
   })
 }
+export const useItemSearch = (scope: { mine: true } | { circleId: string }, state: ItemSearchState) =>
+  useInfiniteQuery(itemSearchQuery(scope, state))
 
 /** GET /circles for the circle filter on /items: the circles the user is in. */
-export const useMyCircles = () =>
-  useQuery({
+export const myCirclesQuery = () =>
+  queryOptions({
     queryKey: ['items', 'my-circles'],
     queryFn: ({ signal }) =>
       api.get('/circles', ZCircleListResponse, { signal }).then((a) => a.circles.map((c) => c.circle)),
+  })
+export const useMyCircles = () => useQuery(myCirclesQuery())
+
+/** GET /circles/:id for a circle's items page: its name and the caller's role. */
+export const circleInfoQuery = (circleId: string) =>
+  queryOptions({
+    queryKey: ['items', 'circle-info', circleId],
+    queryFn: ({ signal }) =>
+      api
+        .get(`/circles/${encodeURIComponent(circleId)}`, ZCircleDetailResponse, { signal })
+        .then((a) => a.circle),
   })
 
 /** GET /items/circle/:id: the circle's items (members only; 404 otherwise). */
@@ -85,13 +100,14 @@ export const useMyItems = () =>
     queryFn: ({ signal }) => api.get('/items/my-items', ZItemListResponse, { signal }).then((a) => a.items),
   })
 
-export const useItem = (id: string, { enabled = true }: { enabled?: boolean } = {}) =>
-  useQuery({
-    enabled,
+export const itemQuery = (id: string) =>
+  queryOptions({
     queryKey: itemKeys.detail(id),
     queryFn: ({ signal }) =>
       api.get(`/items/${encodeURIComponent(id)}`, ZItemResponse, { signal }).then((a) => a.item),
   })
+export const useItem = (id: string, { enabled = true }: { enabled?: boolean } = {}) =>
+  useQuery({ ...itemQuery(id), enabled })
 
 /** POST /items, then (in the form) the picture; every items list refreshes after. */
 export function useCreateItem() {
@@ -116,12 +132,13 @@ export function useUpdateItem(id: string) {
 }
 
 /** GET /items/:id/ownership-status: whether the caller may delete (complete ownership). */
-export const useOwnershipStatus = (id: string) =>
-  useQuery({
+export const ownershipStatusQuery = (id: string) =>
+  queryOptions({
     queryKey: [...itemKeys.detail(id), 'ownership'],
     queryFn: ({ signal }) =>
       api.get(`/items/${encodeURIComponent(id)}/ownership-status`, ZOwnershipStatusResponse, { signal }),
   })
+export const useOwnershipStatus = (id: string) => useQuery(ownershipStatusQuery(id))
 
 export function useDeleteItem() {
   const queryClient = useQueryClient()

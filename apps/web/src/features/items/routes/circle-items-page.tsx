@@ -1,4 +1,4 @@
-import { MESSAGES, type TItem, ZCircleDetailResponse } from '@circles/shared'
+import { MESSAGES, type TItem } from '@circles/shared'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Plus, QrCode } from 'lucide-react'
 import { lazy, Suspense, useEffect, useState } from 'react'
@@ -7,12 +7,11 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { api } from '@/lib/api-client'
 import { failureKey, translateServerError } from '@/lib/server-errors'
 import { fromParam } from '@/lib/return-path'
 import { getSession } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/use-document-title'
-import { useItem, useItemSearch } from '../api/items'
+import { circleInfoQuery, useItem, useItemSearch } from '../api/items'
 import { EmptyItems, FormPanel } from '../components/item-layout'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { ItemCardActions } from '../components/item-card-actions'
@@ -40,14 +39,7 @@ export function CircleItemsPage() {
   const from = fromParam(location.search)
   const addRequested = new URLSearchParams(location.search).get('add') === '1'
   const editing = useEditedItem(circleId, itemId)
-  const circle = useQuery({
-    queryKey: ['items', 'circle-info', circleId],
-    queryFn: ({ signal }) =>
-      api
-        .get(`/circles/${encodeURIComponent(circleId)}`, ZCircleDetailResponse, { signal })
-        .then((a) => a.circle),
-    enabled: Boolean(circleId),
-  })
+  const circle = useQuery({ ...circleInfoQuery(circleId), enabled: Boolean(circleId) })
   const [search, setSearch] = useItemSearchParams()
   const items = useItemSearch({ circleId }, search)
   const found = items.data?.pages.flatMap((page) => page.items) ?? []

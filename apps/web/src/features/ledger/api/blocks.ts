@@ -1,5 +1,5 @@
 import { ZBlockListResponse, ZBlockResponse, ZVerificationResult } from '@circles/shared'
-import { useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { api } from '@/lib/api-client'
 
@@ -13,11 +13,12 @@ const listPath = ({ circleId, itemId }: BlockScope) =>
       : '/blockchain'
 
 /** GET /blockchain, /blockchain/circle/:id or /blockchain/item/:id: newest first, members only. */
-export const useBlocks = (scope: BlockScope) =>
-  useQuery({
+export const blocksQuery = (scope: BlockScope) =>
+  queryOptions({
     queryKey: ['blocks', scope.circleId ?? null, scope.itemId ?? null],
     queryFn: ({ signal }) => api.get(listPath(scope), ZBlockListResponse, { signal }).then((a) => a.blocks),
   })
+export const useBlocks = (scope: BlockScope) => useQuery(blocksQuery(scope))
 
 export const useBlock = (id: string) =>
   useQuery({

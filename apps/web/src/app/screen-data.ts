@@ -1,0 +1,73 @@
+import type { QueryClient } from '@tanstack/react-query'
+import {
+  dashboardCirclesQuery,
+  dashboardStatsQuery,
+  recentActivitiesQuery,
+} from '@/features/dashboard/api/dashboard'
+import { inboxQuery } from '@/features/dashboard/api/inbox'
+import { getCircleQueryOptions, isCircleId } from '@/features/circles/api/get-circle'
+import { getCirclesQueryOptions } from '@/features/circles/api/get-circles'
+import { itemHandoversQuery } from '@/features/items/api/handovers'
+import {
+  circleInfoQuery,
+  itemQuery,
+  itemSearchQuery,
+  myCirclesQuery,
+  ownershipStatusQuery,
+} from '@/features/items/api/items'
+import { readSearch } from '@/features/items/lib/item-search'
+import { blocksQuery } from '@/features/ledger/api/blocks'
+import { asksQuery, loansQuery } from '@/lib/lending/api'
+
+/** Where a screen is: its path's parameters, its query string, who is signed in. */
+export interface ScreenPlace {
+  params: Record<string, string | undefined>
+  search: URLSearchParams
+  userId: string
+}
+
+/**
+ * The first requests of a signed-in screen, started with its code on a first load (app/router.ts), so
+ * the answers arrive while the code loads instead of after the page has rendered (issue 27, 0056).
+ * Each uses the query options the page itself uses: the page finds the request under way, or its
+ * answer, and asks nothing twice. What a page asks only after an answer (the handover page's circle)
+ * is not here.
+ */
+export type ScreenData = (queryClient: QueryClient, place: ScreenPlace) => Promise<unknown>[]
+
+const itemScreen: ScreenData = (client, { params: { itemId = '' } }) => [
+  client.prefetchQuery(itemQuery(itemId)),
+  client.prefetchQuery(ownershipStatusQuery(itemId)),
+  client.prefetchQuery(itemHandoversQuery(itemId)),
+]
+
+export const screenData = {
+  dashboard: (client, { userId }) => [
+    client.prefetchQuery(recentActivitiesQuery()),
+    client.prefetchQuery(dashboardStatsQuery()),
+    client.prefetchQuery(dashboardCirclesQuery()),
+    client.prefetchQuery(inboxQuery(userId)),
+    client.prefetchQuery(loansQuery('borrowed')),
+    client.prefetchQuery(loansQuery('lent')),
+    client.prefetchQuery(asksQuery('of-me')),
+  ],
+  circles: (client) => [client.prefetchQuery(getCirclesQueryOptions())],
+  circle: (client, { params: { id = '' } }) =>
+    isCircleId(id) ? [client.prefetchQuery(getCircleQueryOptions(id))] : [],
+  items: (client, { search }) => [
+    client.prefetchInfiniteQuery(itemSearchQuery({ mine: true }, readSearch(search))),
+    client.prefetchQuery(myCirclesQuery()),
+  ],
+  circleItems: (client, { params: { circleId = '' }, search }) =>
+    circleId
+      ? [
+          client.prefetchQuery(circleInfoQuery(circleId)),
+          client.prefetchInfiniteQuery(itemSearchQuery({ circleId }, readSearch(search))),
+        ]
+      : [],
+  item: itemScreen,
+  handover: itemScreen,
+  ledger: (client, { params: { circleId, itemId } }) => [
+    client.prefetchQuery(blocksQuery({ circleId, itemId })),
+  ],
+} satisfies Record<string, ScreenData>
