@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
-import { appChunk } from './chunk-groups.ts'
+import { appChunk } from './build/chunk-groups.ts'
 
 // The build's id: a device's stored query cache from another build is dropped (src/pwa/offline, ADR 0054).
 process.env.VITE_BUILD_ID ??= new Date().toISOString()
@@ -107,7 +107,7 @@ export default defineConfig({
             { name: 'router', test: /[\\/]node_modules[\\/]react-router[\\/]/ },
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
             { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
-            // Our shared code and the shell in one chunk (chunk-groups.ts); what it imports keeps its chunks.
+            // Our shared code and the shell in one chunk (build/chunk-groups.ts); what it imports keeps its chunks.
             { name: appChunk(), debugName: 'app', includeDependenciesRecursively: false },
           ],
         },

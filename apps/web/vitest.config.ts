@@ -10,7 +10,7 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     // A worker per core on a loaded 2-core machine: a page test that renders, loads its strings and a
     // lazy chunk can take over vitest's default 5 s without anything being wrong.

@@ -9,7 +9,7 @@
  * instance: its initConsent returns the dialog started here, never a second one.
  */
 // Not the packages' index files: what this entry imports is loaded before the page's app starts, and
-// the app's shared code must not be (vite.config.ts, chunk-groups.ts).
+// the app's shared code must not be (build/chunk-groups.ts).
 import { supportedLanguage, type Language } from '@circles/shared/limits'
 import { afterNextPaint } from '@/lib/after-paint'
 import { initPwaInstall } from '@/pwa/pwa-install'
