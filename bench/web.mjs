@@ -7,8 +7,8 @@
 //   node bench/web.mjs --js     JavaScript per screen only (a real browser, no Lighthouse, about 30 s);
 //                               exits 1 when a signed-in screen loads more than JS_BUDGET_SIGNED_IN_KB
 //                               of compressed JavaScript (usable as a check; README untouched)
-//   BENCH_SCREENS=dashboard,item   only these signed-in screens, and `/` alone for the LCP ratio
-//                               (a quick look while working; README untouched)
+//   BENCH_SCREENS=dashboard,/login  only these signed-in screens (by name) and public pages (by path),
+//                               and `/` for the LCP ratio (a quick look while working; README untouched)
 import { createServer } from 'node:http'
 import { readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -25,7 +25,7 @@ const JS_ONLY = process.argv.includes('--js')
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const ONLY_SCREENS = process.env.BENCH_SCREENS?.split(',')
 const PAGES = ONLY_SCREENS
-  ? ['/']
+  ? ['/', ...ONLY_SCREENS.filter((page) => page.startsWith('/') && page !== '/')]
   : ['/', '/about', '/privacy', '/terms', '/login', '/register', '/contact', '/forgot-password']
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const JS_BUDGET_KB = 90

@@ -17,6 +17,7 @@ import {
 } from '@/features/items/api/items'
 import { readSearch } from '@/features/items/lib/item-search'
 import { blocksQuery } from '@/features/ledger/api/blocks'
+import { ledgerKeysQuery } from '@/lib/ledger-verification/log-api'
 import { asksQuery, loansQuery } from '@/lib/lending/api'
 
 /** Where a screen is: its path's parameters, its query string, who is signed in. */
@@ -67,7 +68,9 @@ export const screenData = {
       : [],
   item: itemScreen,
   handover: itemScreen,
+  // The verifier keys too: the device check of the shown blocks needs them first (lib/ledger-verification).
   ledger: (client, { params: { circleId, itemId } }) => [
     client.prefetchQuery(blocksQuery({ circleId, itemId })),
+    client.prefetchQuery(ledgerKeysQuery),
   ],
 } satisfies Record<string, ScreenData>

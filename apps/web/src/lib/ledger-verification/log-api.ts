@@ -4,6 +4,7 @@ import {
   ZInclusionBatchResponse,
   ZLedgerKeysResponse,
 } from '@circles/shared'
+import { queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { VerifyDeps } from './verify-circle'
 
@@ -22,3 +23,10 @@ export const logApi = {
       ZInclusionBatchResponse,
     ),
 } satisfies Partial<Record<keyof VerifyDeps, unknown>>
+
+/** The verifier keys: published once, asked once per page load (a ledger screen asks beside its code). */
+export const ledgerKeysQuery = queryOptions({
+  queryKey: ['ledger', 'keys'],
+  queryFn: logApi.keys,
+  staleTime: Infinity,
+})

@@ -1,11 +1,9 @@
 import type { TBlock, TLedgerReceipt } from '@circles/shared'
 import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query'
 import { isOffline, offlineDeps, useOffline, recordingProofs, storedProofs, storeProofs } from '@/pwa/offline'
-import { logApi } from './log-api'
+import { ledgerKeysQuery, logApi } from './log-api'
 import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
 import { type CircleVerification, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
-
-const keysQuery = { queryKey: ['ledger', 'keys'], queryFn: logApi.keys, staleTime: Infinity }
 
 /** The server's answers and this device's memory, for the check. */
 const onThisDevice = (keys: string[]): VerifyDeps => ({
@@ -22,7 +20,7 @@ const onThisDevice = (keys: string[]): VerifyDeps => ({
  * remembered (verifyCircle), so this device's next visit must extend a signed tree holding the block.
  */
 export async function keepReceipt(queryClient: QueryClient, circleId: string, receipt: TLedgerReceipt) {
-  const keys = await queryClient.fetchQuery(keysQuery)
+  const keys = await queryClient.fetchQuery(ledgerKeysQuery)
   return verifyCircle(circleId, [], onThisDevice(keys), receipt)
 }
 
@@ -73,7 +71,7 @@ export function useLedgerVerification(
   blocks: readonly TBlock[] | undefined,
   circleId?: string,
 ): CircleCheck[] {
-  const keys = useQuery(keysQuery)
+  const keys = useQuery(ledgerKeysQuery)
   const offline = useOffline()
   const circles = new Map<string, { name: string; blocks: TBlock[] }>()
   if (circleId && blocks) circles.set(circleId, { name: '', blocks: [] })

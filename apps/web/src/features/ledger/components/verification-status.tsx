@@ -97,10 +97,17 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
         </Alert>
       ) : null}
       {pending ? (
-        <p role="status" className="flex items-center gap-2 text-sm text-fg-muted">
-          <Spinner size="sm" />
-          {t('device.checking')}
-        </p>
+        // The shape of the verified box below, so the page does not move when the check is done.
+        <div
+          role="status"
+          className="flex gap-3 rounded-md border border-border bg-surface px-4 py-3 text-sm"
+        >
+          <Spinner size="sm" className="mt-0.5 shrink-0 text-fg-muted" />
+          <div className="flex min-w-0 flex-col gap-1">
+            <p className="font-semibold">{t('device.checking')}</p>
+            <p className="text-fg-muted">{t('device.checkingBody')}</p>
+          </div>
+        </div>
       ) : null}
       {verified.length > 0 && alarms.length === 0 ? (
         <div
