@@ -105,6 +105,13 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
           <Spinner size="sm" className="mt-0.5 shrink-0 text-fg-muted" />
           <div className="flex min-w-0 flex-col gap-1">
             <p className="font-semibold">{t('device.checking')}</p>
+            <ul className="flex flex-col gap-0.5">
+              {checks
+                .filter((c) => c.status === 'pending')
+                .map((check) => (
+                  <li key={check.circleId}>{t('device.checkingCircle', { circle: named(check) })}</li>
+                ))}
+            </ul>
             <p className="text-fg-muted">{t('device.checkingBody')}</p>
           </div>
         </div>
