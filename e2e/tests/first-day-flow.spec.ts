@@ -100,10 +100,12 @@ async function expectToastBelowHeader(page: Page) {
   const header = await page.locator('header').first().boundingBox()
   const toasts = page.locator('[data-sonner-toast][data-visible="true"]')
   await expect(toasts.first()).toBeVisible()
-  const first = await toasts.first().boundingBox()
   expect(header).not.toBeNull()
-  expect(first).not.toBeNull()
-  expect(first!.y).toBeGreaterThanOrEqual(header!.y + header!.height)
+  // Where the toast comes to rest: it slides in from above (sonner), so an early look sees it higher.
+  await expect
+    .poll(async () => (await toasts.first().boundingBox())?.y ?? -1)
+    .toBeGreaterThanOrEqual(header!.y + header!.height)
+  const first = await toasts.first().boundingBox()
   for (const name of ['Log out']) {
     const control = page.getByRole('banner').getByRole('button', { name })
     if (await control.isVisible()) {
