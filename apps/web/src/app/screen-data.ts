@@ -28,8 +28,8 @@ export interface ScreenPlace {
 }
 
 /**
- * The first requests of a signed-in screen, started with its code on a first load (app/router.ts), so
- * the answers arrive while the code loads instead of after the page has rendered (issue 27, 0056).
+ * The first requests of a signed-in screen, started on a first load once its code is here (main.tsx), so
+ * the requests go out while React renders the page instead of after it has rendered (issue 27, 0056).
  * Each uses the query options the page itself uses: the page finds the request under way, or its
  * answer, and asks nothing twice. What a page asks only after an answer (the handover page's circle)
  * is not here.

@@ -71,7 +71,7 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
   const verified = checks.flatMap((c) =>
     c.result?.state === 'verified' ? [{ check: c, result: c.result }] : [],
   )
-  const pending = checks.some((c) => c.status === 'pending')
+  const pending = checks.filter((c) => c.status === 'pending')
 
   return (
     <div className="flex flex-col gap-3" data-testid="ledger-device-check">
@@ -96,7 +96,7 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
           {failedText}
         </Alert>
       ) : null}
-      {pending ? (
+      {pending.length > 0 ? (
         // The shape of the verified box below, so the page does not move when the check is done.
         <div
           role="status"
@@ -106,11 +106,9 @@ export function VerificationStatus({ checks }: { checks: CircleCheck[] }) {
           <div className="flex min-w-0 flex-col gap-1">
             <p className="font-semibold">{t('device.checking')}</p>
             <ul className="flex flex-col gap-0.5">
-              {checks
-                .filter((c) => c.status === 'pending')
-                .map((check) => (
-                  <li key={check.circleId}>{t('device.checkingCircle', { circle: named(check) })}</li>
-                ))}
+              {pending.map((check) => (
+                <li key={check.circleId}>{t('device.checkingCircle', { circle: named(check) })}</li>
+              ))}
             </ul>
             <p className="text-fg-muted">{t('device.checkingBody')}</p>
           </div>
