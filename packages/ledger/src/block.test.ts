@@ -8,12 +8,14 @@ import {
   type BlockContentV2,
   type BlockContentV3,
   type BlockContentV4,
+  type BlockContentV5,
   BLOCK_VERSION,
   BLOCK_VERSIONS,
   checkBlock,
   isRedacted,
   type KeptNames,
   nameCommitment,
+  noteCommitment,
   blockBytes,
   blockHash,
   commitment,
@@ -158,6 +160,24 @@ describe('block encoding, for any content (fast-check)', () => {
         loan: fc.option(fc.record({ id: text, dueAt: maybe }), { nil: null }),
         from: fc.record({ id: text, nameCommitment: text }),
         to: fc.record({ id: text, nameCommitment: text }),
+      }),
+      // v5 (issue 28): v4's fields and `evidence`.
+      fc.record({
+        v: fc.constant(5 as const),
+        reason: maybe,
+        ...fields,
+        kind: fc.constantFrom('HANDOVER' as const, 'LOAN' as const, 'RETURN' as const),
+        loan: fc.option(fc.record({ id: text, dueAt: maybe }), { nil: null }),
+        from: fc.record({ id: text, nameCommitment: text }),
+        to: fc.record({ id: text, nameCommitment: text }),
+        evidence: fc.option(
+          fc.record({
+            asDescribed: fc.boolean(),
+            from: fc.record({ note: maybe, photos: fc.array(text, { maxLength: 4 }) }),
+            to: fc.record({ note: maybe, photos: fc.array(text, { maxLength: 4 }) }),
+          }),
+          { nil: null },
+        ),
       }),
     ) as Arbitrary<BlockContent>
     fc.assert(
@@ -518,8 +538,7 @@ describe('encoding v4: loans on the ledger (issue 26)', () => {
   it('matches the v4 golden file byte for byte, written by the code', async () => {
     const { goldenV4 } = await import('../testdata/goldens-v4')
     expect(goldenV4()).toEqual(GOLDEN_V4)
-    expect(BLOCK_VERSION).toBe(4)
-    expect(BLOCK_VERSIONS).toEqual([1, 2, 3, 4])
+    expect(BLOCK_VERSIONS).toContain(4)
     expect(new TextDecoder().decode(blockBytes(GOLDEN_V4.content))).toBe(GOLDEN_V4.canonical)
     expect(blockHash(GOLDEN_V4.content)).toBe(GOLDEN_V4.hash)
     expect(GOLDEN_V4.canonical).toBe(
@@ -605,6 +624,98 @@ describe('encoding v4: loans on the ledger (issue 26)', () => {
       expect(isWellFormed({ ...v3c, kind } as unknown as BlockContentV3)).toBe(false)
     expect(() => blockBytes({ ...c, loan: { id: 5 } } as never)).toThrow(TypeError)
     expect(() => blockBytes({ ...c, loan: 'x' } as never)).toThrow(TypeError)
+  })
+})
+
+/**
+ * Encoding v5 (issue 28, docs/decisions/0057): v4's fields plus `evidence`, the condition each side
+ * recorded. Its golden block is a RETURN with photos and notes on both sides; goldens-v5.ts writes it.
+ */
+describe('encoding v5: condition evidence on the ledger (issue 28)', () => {
+  const read = <T>(name: string) =>
+    JSON.parse(
+      readFileSync(fileURLToPath(new URL(`../testdata/golden/${name}`, import.meta.url)), 'utf8'),
+    ) as T
+  type Golden5 = { content: BlockContentV5; names: KeptNames; canonical: string; hash: string }
+  const GOLDEN_V5 = read<Golden5>('block-v5.json')
+  const GOLDEN_V4 = read<{ content: BlockContentV4; hash: string }>('block-v4.json')
+  const v5 = (c: Partial<BlockContentV5> = {}): StoredBlock => {
+    const content = { ...GOLDEN_V5.content, ...c } as BlockContentV5
+    return { id: 'v5', hash: blockHash(content), content, names: GOLDEN_V5.names }
+  }
+  const digest = 'ab'.repeat(32)
+  const side = (photos: number, note: string | null = null) => ({ note, photos: Array(photos).fill(digest) })
+
+  it('matches the v5 golden file byte for byte, written by the code; v1–v4 goldens unchanged', async () => {
+    const { goldenV5 } = await import('../testdata/goldens-v5')
+    expect(goldenV5()).toEqual({ ...GOLDEN_V5, notes: expect.anything() })
+    expect(BLOCK_VERSION).toBe(5)
+    expect(BLOCK_VERSIONS).toEqual([1, 2, 3, 4, 5])
+    expect(new TextDecoder().decode(blockBytes(GOLDEN_V5.content))).toBe(GOLDEN_V5.canonical)
+    expect(blockHash(GOLDEN_V5.content)).toBe(GOLDEN_V5.hash)
+    expect(GOLDEN_V5.canonical).toBe(
+      canonicalJson(normalizeText(GOLDEN_V5.content as unknown as CanonicalValue)),
+    )
+    // "evidence" sits between "commitments" and "first"; "asDescribed" < "from" < "to"; "note" < "photos".
+    expect(GOLDEN_V5.canonical).toMatch(/"secretMessage":null\},"evidence":\{"asDescribed":false,"from":\{"note":"[0-9a-f]{64}","photos":\["/)
+    expect(blockHash(GOLDEN_V4.content)).toBe(GOLDEN_V4.hash)
+    expect(GOLDEN.hash).toBe(blockHash(GOLDEN.content))
+  })
+
+  it('hashes every photo digest and note commitment: a swapped photo is a changed block', () => {
+    const c = GOLDEN_V5.content
+    const swapped = {
+      ...c,
+      evidence: { ...c.evidence!, to: { ...c.evidence!.to, photos: [digest] } },
+    }
+    expect(blockHash(swapped)).not.toBe(GOLDEN_V5.hash)
+    expect(checkBlock({ ...v5(), content: swapped, hash: GOLDEN_V5.hash })).toBe('mismatch')
+    const reordered = {
+      ...c,
+      evidence: { ...c.evidence!, from: { ...c.evidence!.from, photos: [...c.evidence!.from.photos].reverse() } },
+    }
+    expect(blockHash(reordered)).not.toBe(GOLDEN_V5.hash)
+    // Relabelled v4 (its evidence dropped), the block no longer hashes the same.
+    const { evidence: _e, ...rest } = c
+    expect(hashOr({ ...rest, v: 4 } as never)).not.toBe(GOLDEN_V5.hash)
+    expect(checkBlock(v5())).toBe('ok')
+  })
+
+  it('commits to a note with its own domain tag: salted, and never equal to a comment commitment', () => {
+    const { text, salt } = { text: 'Received with a dent on the lid.', salt: 'f0e1d2c3b4a5968778695a4b3c2d1e0f' }
+    expect(noteCommitment(text, salt)).toBe(GOLDEN_V5.content.evidence!.to.note)
+    expect(noteCommitment(text, salt)).not.toBe(commitment(text, salt))
+    expect(noteCommitment(text, '00'.repeat(16))).not.toBe(noteCommitment(text, salt))
+    expect(noteCommitment('', salt)).toBeNull()
+  })
+
+  it('accepts evidence only where something was handed over, with at most 4 photos a side', () => {
+    const ok: Partial<BlockContentV5>[] = [
+      { evidence: null },
+      { evidence: { asDescribed: false, from: side(4, digest), to: side(4, digest) } },
+      { evidence: { asDescribed: true, from: side(1), to: side(0) } },
+      { evidence: { asDescribed: false, from: side(0), to: side(0, digest) } },
+      { kind: 'HANDOVER', loan: null, evidence: { asDescribed: false, from: side(2), to: side(0) } },
+      { kind: 'AUTO_TRANSFER', loan: null, reason: 'LEFT', evidence: null },
+    ]
+    for (const fields of ok)
+      expect(isWellFormed({ ...GOLDEN_V5.content, ...fields } as BlockContentV5), JSON.stringify(fields)).toBe(true)
+    const bad: Partial<BlockContentV5>[] = [
+      { evidence: { asDescribed: false, from: side(5), to: side(0) } },
+      { evidence: { asDescribed: false, from: side(0), to: side(0) } },
+      { evidence: { asDescribed: true, from: side(0), to: side(0) } },
+      { evidence: { asDescribed: true, from: side(1), to: side(1) } },
+      { evidence: { asDescribed: false, from: { note: null, photos: ['not a digest'] }, to: side(0) } },
+      { evidence: { asDescribed: false, from: { note: 'short', photos: [] }, to: side(0) } },
+      { kind: 'AUTO_TRANSFER', loan: null, reason: 'LEFT', evidence: { asDescribed: false, from: side(1), to: side(0) } },
+      { evidence: undefined as never },
+    ]
+    for (const fields of bad) {
+      const content = { ...GOLDEN_V5.content, ...fields } as BlockContentV5
+      expect(isWellFormed(content), JSON.stringify(fields)).toBe(false)
+    }
+    expect(() => blockBytes({ ...GOLDEN_V5.content, evidence: { asDescribed: 'yes' } } as never)).toThrow(TypeError)
+    expect(() => blockBytes({ ...GOLDEN_V5.content, evidence: undefined } as never)).toThrow(TypeError)
   })
 })
 

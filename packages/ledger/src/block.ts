@@ -8,10 +8,12 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
  * v2's fields, but each party's name only as a salted commitment; the name and its salt are kept beside
  * the block, erasable, and the block still verifies once they are gone. v4 (issue 26, docs/decisions/0047):
  * v3's fields plus `loan` (`{ id, dueAt }` or null) and the loan kinds LOAN, RETURN and LOAN_CHANGE.
+ * v5 (issue 28, docs/decisions/0057): v4's fields plus `evidence`, the condition each side recorded (the
+ * SHA-256 of every photo's stored bytes, a salted commitment to each note, the receiver's 'as described').
  */
-export const BLOCK_VERSION = 4
+export const BLOCK_VERSION = 5
 /** Every encoding version a chain may hold: blocks written before a new version stay as they are. */
-export const BLOCK_VERSIONS = [1, 2, 3, 4] as const
+export const BLOCK_VERSIONS = [1, 2, 3, 4, 5] as const
 export type BlockVersion = (typeof BLOCK_VERSIONS)[number]
 /** The prevHash of a circle's first block. */
 export const GENESIS_PREV_HASH = '0'.repeat(64)
@@ -106,12 +108,38 @@ export interface BlockContentV4 extends Omit<CommonFields, 'kind'> {
   from: CommittedParty
   to: CommittedParty
 }
-export type BlockContent = BlockContentV1 | BlockContentV2 | BlockContentV3 | BlockContentV4
+/** The most photos each side of a handover records (issue 28). */
+export const MAX_EVIDENCE_PHOTOS = 4
+/** What one side recorded of the item's condition: a note's commitment and the photos' SHA-256s, in order. */
+export interface SideEvidence {
+  note: string | null
+  photos: string[]
+}
+/**
+ * A v5 block's condition evidence (issue 28): what the sender (`from`) and the receiver (`to`) recorded,
+ * and whether the receiver accepted the item 'as described' (then `to` holds nothing of its own). Null
+ * when neither side recorded anything, and always on AUTO_TRANSFER and LOAN_CHANGE (nobody hands over).
+ */
+export interface BlockEvidence {
+  asDescribed: boolean
+  from: SideEvidence
+  to: SideEvidence
+}
+/** Encoding v5 (issue 28, docs/decisions/0057): v4's fields plus `evidence`. Every block since issue 28. */
+export interface BlockContentV5 extends Omit<BlockContentV4, 'v'> {
+  v: 5
+  evidence: BlockEvidence | null
+}
+export type BlockContent = BlockContentV1 | BlockContentV2 | BlockContentV3 | BlockContentV4 | BlockContentV5
 /** The versions whose parties are name commitments (the names kept beside the block). */
-export type CommittedBlockContent = BlockContentV3 | BlockContentV4
+export type CommittedBlockContent = BlockContentV3 | BlockContentV4 | BlockContentV5
 /** Whether a block's parties are commitments (v3 and later) rather than names in clear (v1/v2). */
 export function hasCommittedNames(c: BlockContent): c is CommittedBlockContent {
-  return c.v === 3 || c.v === 4
+  return c.v === 3 || c.v === 4 || c.v === 5
+}
+/** The condition evidence a block commits to: none before v5. */
+export function evidenceOf(c: BlockContent): BlockEvidence | null {
+  return c.v === 5 ? c.evidence : null
 }
 
 /** Printable ASCII without '"' and '\\': NFC leaves it as it is and JSON quotes it without escapes. */
@@ -135,6 +163,20 @@ function loanJson(loan: BlockLoan | null): string {
   if (loan === null) return 'null'
   if (typeof loan !== 'object') throw new TypeError(`not a loan: ${typeof loan}`)
   return `{"dueAt":${textOrNull(loan.dueAt)},"id":${text(loan.id)}}`
+}
+// RFC 8785 order: "note" < "photos"; "asDescribed" < "from" < "to".
+function sideEvidenceJson(side: SideEvidence): string {
+  if (typeof side !== 'object' || side === null || !Array.isArray(side.photos))
+    throw new TypeError('not a side of evidence')
+  return `{"note":${textOrNull(side.note)},"photos":[${side.photos.map(text).join(',')}]}`
+}
+function evidenceJson(evidence: BlockEvidence | null): string {
+  if (evidence === null) return 'null'
+  if (typeof evidence !== 'object') throw new TypeError(`not evidence: ${typeof evidence}`)
+  return (
+    `{"asDescribed":${boolean(evidence.asDescribed)},"from":${sideEvidenceJson(evidence.from)},` +
+    `"to":${sideEvidenceJson(evidence.to)}}`
+  )
 }
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new TypeError(`not a safe integer: ${value}`)
@@ -161,19 +203,22 @@ function blockJson(c: BlockContent): string {
   let from: string
   let to: string
   let loan = ''
+  // v5 adds "evidence" between "commitments" and "first".
+  let evidence = ''
   if (c.v === 1) [reason, from, to] = ['', party(c.from), party(c.to)]
   else if (c.v === 2) [reason, from, to] = [`"reason":${textOrNull(c.reason)},`, party(c.from), party(c.to)]
   else if (c.v === 3)
     [reason, from, to] = [`"reason":${textOrNull(c.reason)},`, committed(c.from), committed(c.to)]
-  else if (c.v === 4) {
+  else if (c.v === 4 || c.v === 5) {
     ;[reason, from, to] = [`"reason":${textOrNull(c.reason)},`, committed(c.from), committed(c.to)]
     loan = `"loan":${loanJson(c.loan)},`
+    if (c.v === 5) evidence = `"evidence":${evidenceJson(c.evidence)},`
   } else throw new TypeError(`not a block encoding version: ${String((c as { v: unknown }).v)}`)
   return (
     `{"circle":${party(c.circle)},` +
     `"commitments":{"receiverComment":${textOrNull(m.receiverComment)},` +
     `"requesterComment":${textOrNull(m.requesterComment)},"secretMessage":${textOrNull(m.secretMessage)}},` +
-    `"first":${boolean(c.first)},"from":${from},"handoverId":${textOrNull(c.handoverId)},` +
+    `${evidence}"first":${boolean(c.first)},"from":${from},"handoverId":${textOrNull(c.handoverId)},` +
     `"height":${integer(c.height)},"item":${party(c.item)},"kind":${text(c.kind)},${loan}` +
     `"ownership":${text(c.ownership)},"prevHash":${text(c.prevHash)},${reason}"time":${text(c.time)},` +
     `"to":${to},"v":${integer(c.v)}}`
@@ -181,6 +226,34 @@ function blockJson(c: BlockContent): string {
 }
 
 const isReason = (reason: unknown) => reason === 'LEFT' || reason === 'REMOVED'
+const HEX_64 = /^[0-9a-f]{64}$/
+const isDigest = (value: unknown) => typeof value === 'string' && HEX_64.test(value)
+
+function isSideEvidence(side: SideEvidence | undefined): boolean {
+  return (
+    !!side &&
+    (side.note === null || isDigest(side.note)) &&
+    Array.isArray(side.photos) &&
+    side.photos.length <= MAX_EVIDENCE_PHOTOS &&
+    side.photos.every(isDigest)
+  )
+}
+const isEmptySide = (side: SideEvidence) => side.note === null && side.photos.length === 0
+
+/**
+ * Whether a v5 block's evidence fits it: only a handing over (HANDOVER, LOAN, RETURN) has any; each side
+ * at most 4 photo digests and a note commitment; 'as described' leaves the receiver's side empty and
+ * needs something of the sender's to refer to; an evidence with nothing in it is written as null.
+ */
+function isWellFormedEvidence(c: BlockContentV5): boolean {
+  const e = c.evidence
+  if (e === null) return true
+  if (c.kind === 'AUTO_TRANSFER' || c.kind === 'LOAN_CHANGE') return false
+  if (typeof e !== 'object' || typeof e.asDescribed !== 'boolean') return false
+  if (!isSideEvidence(e.from) || !isSideEvidence(e.to)) return false
+  if (e.asDescribed) return isEmptySide(e.to) && !isEmptySide(e.from)
+  return !(isEmptySide(e.from) && isEmptySide(e.to))
+}
 
 /**
  * Whether a block's fields fit its version: v1 to v4 only; in v2 to v4 an automatic transfer names its
@@ -194,7 +267,8 @@ export function isWellFormed(c: BlockContent): boolean {
     if (c.kind === 'AUTO_TRANSFER') return isReason(c.reason)
     return c.kind === 'HANDOVER' && c.reason === null
   }
-  if (c.v !== 4) return false
+  if (c.v !== 4 && c.v !== 5) return false
+  if (c.v === 5 && !isWellFormedEvidence(c)) return false
   const loan = c.loan
   switch (c.kind) {
     case 'HANDOVER':
@@ -230,6 +304,8 @@ export function blockHash(content: BlockContent): string {
 const COMMENT_TAG = 'circles/commitment/v1\n'
 /** The domain tag of a v3 block's name commitments: never equal to a comment commitment of the same text. */
 const NAME_TAG = 'circles/name-commitment/v1\n'
+/** The domain tag of a v5 block's condition notes (issue 28). */
+const NOTE_TAG = 'circles/condition-note/v1\n'
 
 function saltedHash(tag: string, saltHex: string, text: string): string {
   const salt = hexToBytes(saltHex)
@@ -261,6 +337,15 @@ export function commitment(text: string | null | undefined, saltHex: string): st
 export function nameCommitment(name: string, saltHex: string): string {
   if (typeof name !== 'string') throw new TypeError(`not a string: ${typeof name}`)
   return saltedHash(NAME_TAG, saltHex, name)
+}
+
+/**
+ * The commitment to a condition note in a v5 block (issue 28): like a comment's, with its own domain tag.
+ * Empty or absent note: no commitment (null).
+ */
+export function noteCommitment(note: string | null | undefined, saltHex: string): string | null {
+  if (!note) return null
+  return saltedHash(NOTE_TAG, saltHex, note)
 }
 
 /** A name kept beside a v3 block, with its salt; both null once erased. */

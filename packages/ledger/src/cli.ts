@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
+import { findPhoto } from './photos'
 import { verifyDataExport } from './verify-data-export'
 import { verifyExport } from './verify-export'
 
@@ -16,7 +18,13 @@ Exits 0 only when everything holds.
        circles-ledger verify-data <circles-data.json> [--key <verifier key>]...
 
 Checks the ledger blocks in your "Download my data" file (GET /api/users/me/export): each block's hash,
-its content, and its audit path to its circle's signed checkpoint. Exits 0 only when everything holds.`
+its content, and its audit path to its circle's signed checkpoint. Exits 0 only when everything holds.
+
+       circles-ledger check-photo <export.jsonl> <photo>... [--key <verifier key>]...
+
+Checks the export as verify does, then tells for each picture file (a condition photo you saved from
+a handover) in which block it is recorded: the SHA-256 of its bytes against the digests the blocks
+commit to. Exits 0 only when the export holds and every picture is one of them.`
 
 /** Messages of the server's verify endpoint (spec 001 §8), so both print the same result shape. */
 const VALID = 'The ledger is intact: every block checks out.'
@@ -28,8 +36,16 @@ export async function main(
   argv: string[],
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
-  const [command, file, ...rest] = argv
-  if ((command !== 'verify' && command !== 'verify-data') || !file) {
+  const [command, file, ...args] = argv
+  if ((command !== 'verify' && command !== 'verify-data' && command !== 'check-photo') || !file) {
+    out(`${USAGE}\n`)
+    return 2
+  }
+  // check-photo: the picture files come before the flags.
+  const firstFlag = args.findIndex((arg) => arg.startsWith('--'))
+  const photos = command === 'check-photo' ? args.slice(0, firstFlag < 0 ? args.length : firstFlag) : []
+  const rest = args.slice(photos.length)
+  if (command === 'check-photo' && photos.length === 0) {
     out(`${USAGE}\n`)
     return 2
   }
@@ -70,6 +86,7 @@ export async function main(
     return data.valid ? 0 : 1
   }
   const result = verifyExport(text, { keys: keys.length ? keys : undefined, trusted })
+  if (command === 'check-photo') return checkPhotos(result, photos, out)
   out(
     `${JSON.stringify(
       {
@@ -86,6 +103,50 @@ export async function main(
     )}\n`,
   )
   return result.valid ? 0 : 1
+}
+
+/** Each picture's SHA-256 looked up in the export's verified blocks (issue 28). */
+async function checkPhotos(
+  result: ReturnType<typeof verifyExport>,
+  files: string[],
+  out: (text: string) => void,
+): Promise<number> {
+  const photos = []
+  for (const file of files) {
+    let bytes: Buffer
+    try {
+      bytes = await readFile(file)
+    } catch (error) {
+      out(`circles-ledger: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}\n`)
+      return 2
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    const recordedIn = findPhoto(result.blocks, sha256).map(({ blockId, height, side, position }) => ({
+      block: blockId,
+      height,
+      side: side === 'from' ? 'sender' : 'receiver',
+      photo: position + 1,
+    }))
+    photos.push({ file, sha256, recorded: recordedIn.length > 0, recordedIn })
+  }
+  const valid = result.valid && photos.every((p) => p.recorded)
+  out(
+    `${JSON.stringify(
+      {
+        valid,
+        message: !result.valid
+          ? COMPROMISED
+          : valid
+            ? 'Every picture is a photo recorded in the ledger.'
+            : 'A picture is not one of the photos recorded in the ledger.',
+        photos,
+        problems: result.problems,
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  return valid ? 0 : 1
 }
 
 /** A file's text, or undefined after saying why it cannot be read (a wrong path is not a crash). */

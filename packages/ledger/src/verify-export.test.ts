@@ -388,3 +388,53 @@ describe('an export with loans (encoding v4)', () => {
     expect(verifyExport(text(again)).failingBlocks.map((f) => f.index)).toEqual([5])
   })
 })
+
+/**
+ * Issue 28 (docs/decisions/0057): export-v5.jsonl is export-v4.jsonl's log going on with a v5 RETURN
+ * that records condition photos and notes on both sides. Written by testdata/goldens-v5.ts and frozen.
+ */
+describe('an export with condition evidence (encoding v5)', () => {
+  const FROZEN = readFileSync(
+    fileURLToPath(new URL('../testdata/golden/export-v5.jsonl', import.meta.url)),
+    'utf8',
+  )
+
+  it('is what the code writes, verifies, and the command line finds a recorded photo and not another', async () => {
+    const { exportV5, PHOTOS } = await import('../testdata/goldens-v5')
+    const { VKEY } = await import('../testdata/goldens-v4')
+    expect(exportV5()).toBe(FROZEN)
+    const result = verifyExport(FROZEN, { keys: [VKEY] })
+    expect(result).toMatchObject({ valid: true, blockCount: 7, checkpoint: { size: 7 }, problems: [] })
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'circles-cli-'))
+    const log = path.join(dir, 'log.jsonl')
+    await writeFile(log, FROZEN)
+    const [right, wrong] = [path.join(dir, 'lid.jpg'), path.join(dir, 'other.jpg')]
+    await writeFile(right, PHOTOS.lender[0]!)
+    await writeFile(wrong, `${PHOTOS.lender[0]!} `)
+    let printed = ''
+    expect(await main(['check-photo', log, right, '--key', VKEY], (t) => (printed += t))).toBe(0)
+    expect(JSON.parse(printed)).toMatchObject({
+      valid: true,
+      photos: [{ recorded: true, recordedIn: [{ height: 6, side: 'receiver', photo: 1 }] }],
+    })
+    printed = ''
+    expect(await main(['check-photo', log, right, wrong], (t) => (printed += t))).toBe(1)
+    expect(JSON.parse(printed)).toMatchObject({
+      valid: false,
+      message: 'A picture is not one of the photos recorded in the ledger.',
+      photos: [{ recorded: true }, { recorded: false, recordedIn: [] }],
+    })
+    // A photo digest changed in the leaf: the block's hash no longer holds, and nothing is looked up in it.
+    const tampered = FROZEN.split('\n').map((line) => {
+      if (!line.includes('"height":6,')) return line
+      const l = JSON.parse(line) as { leaf: string }
+      const bytes = Buffer.from(l.leaf, 'base64').toString().replace(/"photos":\["[0-9a-f]/, '"photos":["0')
+      return JSON.stringify({ ...l, leaf: Buffer.from(bytes).toString('base64') })
+    })
+    await writeFile(log, tampered.join('\n'))
+    printed = ''
+    expect(await main(['check-photo', log, right], (t) => (printed += t))).toBe(1)
+    expect(JSON.parse(printed).problems.join('\n')).toMatch(/block 6: its hash is not the hash of its leaf/)
+    expect(await main(['check-photo', log], () => {})).toBe(2)
+  })
+})

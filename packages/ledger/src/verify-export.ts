@@ -51,6 +51,8 @@ export interface ExportVerification {
   checkpoint: { size: number; rootHash: string } | null
   /** Every reason it is not valid, in words. */
   problems: string[]
+  /** The blocks whose leaf bytes are their hash, decoded: what a photo can be looked up in (issue 28). */
+  blocks: { id: string; content: BlockContent }[]
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -135,6 +137,7 @@ export function verifyExport(
 
   const chain = createChainVerifier()
   const leaves: Hash[] = []
+  const decoded: { id: string; content: BlockContent }[] = []
   const blocks = lines.filter((l) => l.type === 'block').sort((a, b) => a.height - b.height)
   for (const block of blocks) {
     if (block.redacted) {
@@ -155,6 +158,7 @@ export function verifyExport(
     }
     if (hex(leafHash(leaf)) !== block.hash)
       problems.push(`block ${block.height}: its hash is not the hash of its leaf`)
+    else if (content) decoded.push({ id: block.id, content })
     chain.push({
       id: block.id,
       hash: block.hash,
@@ -207,5 +211,6 @@ export function verifyExport(
     redactedBlocks: chainResult.redactedBlocks,
     checkpoint: newest ? { size: newest.size, rootHash: hex(newest.rootHash) } : null,
     problems,
+    blocks: decoded,
   }
 }

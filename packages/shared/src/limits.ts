@@ -26,6 +26,9 @@ export const LIMITS = {
   avatarSide: 256,
   /** Requester and receiver comments and the secret message. */
   handoverCommentMax: 1000,
+  /** Condition evidence (issue 28): photos per side of a handover, and the note's length. */
+  conditionPhotosMax: 4,
+  conditionNoteMax: 1000,
   /** Messages of lending: ask to borrow, extension, return, decline reason (issue 26). */
   loanMessageMax: 1000,
   circlePageItems: 6,

@@ -120,6 +120,13 @@ export const MESSAGES = {
   // Handovers (spec 001 §4, §5, §8).
   handoverNotFound: 'Handover not found',
   handoverTextMax: 'Comments and the secret message must be at most 1000 characters',
+  // Condition evidence (issue 28).
+  conditionTooManyPhotos: 'At most 4 photos per side of a handover.',
+  conditionNoteMax: 'The condition note can be at most 1000 characters.',
+  conditionPhotoNotFound: 'A photo is no longer available. Please add it again.',
+  conditionAsDescribedWithOwn: "Accept the item as described, or add your own photos and note, not both.",
+  conditionNothingDescribed: 'There is nothing to accept as described: the sender attached no photos or note.',
+  conditionOnlyParties: 'Only the two people of this handover can add condition photos.',
   handoverCreated: 'Handover request sent',
   handoverConfirmed: 'Handover confirmed successfully',
   handoverRejected: 'Handover rejected successfully',

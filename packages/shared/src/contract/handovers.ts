@@ -3,6 +3,7 @@ import { z } from 'zod/mini'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { named, zText } from './common'
+import { ZAnswerConditionInput, ZConditionInput, ZHandoverCondition } from './condition'
 import { ZDueAt, ZHandoverKind } from './loans'
 
 /** CANCELLED: the sender withdrew it, or a party left the circle (docs/decisions/0029). */
@@ -42,6 +43,8 @@ export const ZHandover = named(
     receiver: z.object({ name: z.string() }),
     item: z.object({ name: z.string(), thumbnailUrl: z.nullable(z.string()) }),
     block: z.nullable(z.object({ id: z.uuid(), hash: z.string() })),
+    /** Issue 28: the photos and notes of both sides (a rejected or cancelled request keeps the sender's). */
+    condition: ZHandoverCondition,
   }),
   'Handover',
 )
@@ -74,6 +77,8 @@ export const ZCreateHandoverRequest = z.object({
     z.nullish(ZDueAt),
     z.transform((v) => v ?? null),
   ),
+  /** Issue 28: the sender's condition photos and note. */
+  condition: z.optional(ZConditionInput),
 })
 export type TCreateHandoverRequest = z.output<typeof ZCreateHandoverRequest>
 export type TCreateHandoverInput = z.input<typeof ZCreateHandoverRequest>
@@ -82,6 +87,8 @@ export type TCreateHandoverInput = z.input<typeof ZCreateHandoverRequest>
 export const ZHandoverAnswer = z.object({
   status: z.enum(['CONFIRMED', 'REJECTED']),
   receiverComment: optionalText(LIMITS.handoverCommentMax),
+  /** Issue 28: the receiver's own photos and note, or 'as described'. */
+  condition: z.optional(ZAnswerConditionInput),
 })
 export type THandoverAnswer = z.output<typeof ZHandoverAnswer>
 export type THandoverAnswerInput = z.input<typeof ZHandoverAnswer>

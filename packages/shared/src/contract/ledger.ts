@@ -1,6 +1,7 @@
 import { z } from 'zod/mini'
 import { named } from './common'
 import { MESSAGES } from '../messages'
+import { ZBlockEvidence, ZFailingPhoto } from './condition'
 
 const ZParty = z.object({ id: z.string(), name: z.string() })
 /** A person in a v1/v2 block: null name once redacted (issue 24; the block's `redacted` says so). */
@@ -26,6 +27,7 @@ const commonFields = {
 }
 const blockFields = { ...commonFields, from: ZNamedParty, to: ZNamedParty }
 const ZReason = z.nullable(z.enum(['LEFT', 'REMOVED']))
+const ZEvidenceSide = z.object({ note: z.nullable(z.string()), photos: z.array(z.string()) })
 
 /**
  * Exactly what a block's hash covers (packages/ledger `BlockContent`): the client recomputes the hash
@@ -56,6 +58,24 @@ export const ZBlockContent = named(
       loan: z.nullable(z.object({ id: z.string(), dueAt: z.nullable(z.string()) })),
       from: ZCommittedParty,
       to: ZCommittedParty,
+    }),
+    // v5 (issue 28, docs/decisions/0057): v4's fields and the condition evidence each side recorded:
+    // photo SHA-256s and a note commitment per side, and the receiver's 'as described'.
+    z.object({
+      v: z.literal(5),
+      ...commonFields,
+      kind: z.enum(['HANDOVER', 'AUTO_TRANSFER', 'LOAN', 'RETURN', 'LOAN_CHANGE']),
+      reason: ZReason,
+      loan: z.nullable(z.object({ id: z.string(), dueAt: z.nullable(z.string()) })),
+      from: ZCommittedParty,
+      to: ZCommittedParty,
+      evidence: z.nullable(
+        z.object({
+          asDescribed: z.boolean(),
+          from: ZEvidenceSide,
+          to: ZEvidenceSide,
+        }),
+      ),
     }),
   ]),
   'BlockContent',
@@ -89,6 +109,8 @@ export const ZBlock = named(
       receiverComment: z.nullable(z.string()),
       secretMessage: z.nullable(z.string()),
     }),
+    /** Issue 28: a v5 block's notes with their salts and its photos with where they are served; else null. */
+    evidence: z.nullable(ZBlockEvidence),
   }),
   'Block',
 )
@@ -121,6 +143,8 @@ export const ZVerificationResult = named(
      * log are still checked.
      */
     redactedBlocks: z.number().check(z.int()),
+    /** Issue 28: condition photos whose stored bytes are not the ones their block recorded. */
+    failingPhotos: z.array(ZFailingPhoto),
   }),
   'VerificationResult',
 )

@@ -2,6 +2,7 @@ import { z } from 'zod/mini'
 import { LIMITS } from '../limits'
 import { MESSAGES } from '../messages'
 import { named, zText } from './common'
+import { ZConditionInput } from './condition'
 
 /**
  * Lending (issue 26, docs/decisions/0047). A loan starts when the receiver confirms a LOAN handover
@@ -88,7 +89,11 @@ export const ZLoanListQuery = z.object({
 })
 
 /** POST /api/loans/:id/return: the borrower starts a return, or the lender records one made in person. */
-export const ZStartReturn = z.object({ comment: optionalMessage })
+export const ZStartReturn = z.object({
+  comment: optionalMessage,
+  /** Issue 28: the condition the item comes back in (photos and a note). */
+  condition: z.optional(ZConditionInput),
+})
 /** POST /api/loans/:id/extensions: the borrower asks for a later date. */
 export const ZRequestExtension = z.object({ dueAt: ZDueAt, message: optionalMessage })
 /** PUT /api/loans/:id/extensions/:extensionId: the lender's answer. */
