@@ -42,7 +42,8 @@ export const ZHandover = named(
     sender: z.object({ name: z.string() }),
     receiver: z.object({ name: z.string() }),
     item: z.object({ name: z.string(), thumbnailUrl: z.nullable(z.string()) }),
-    block: z.nullable(z.object({ id: z.uuid(), hash: z.string() })),
+    /** `height`: its place in the circle's ledger ('recorded in block N', issue 28). */
+    block: z.nullable(z.object({ id: z.uuid(), hash: z.string(), height: z.number().check(z.int()) })),
     /** Issue 28: the photos and notes of both sides (a rejected or cancelled request keeps the sender's). */
     condition: ZHandoverCondition,
   }),
