@@ -207,6 +207,7 @@ export async function secondInstance(
   return {
     app,
     database,
+    dataDir,
     emailsTo: first.emailsTo,
     handed: first.handed,
     async close() {

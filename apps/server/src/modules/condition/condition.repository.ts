@@ -35,39 +35,37 @@ export async function isMember(db: Executor, circleId: string, userId: string): 
 }
 
 /**
- * The uploader's photos among `ids` that are not attached yet and uploaded after `since`, locked for the
- * attaching transaction.
+ * Attaches the uploader's photos among `ids` that are not attached yet and were uploaded after `since`
+ * to one side of a handover, each at its place in `ids`, in one statement. Answers the rows attached:
+ * fewer than `ids` means some were not the uploader's to attach (the caller rolls back).
  */
-export function lockUnattached(
+export function attachAll(
   tx: Executor,
   ids: string[],
-  uploaderId: string,
-  since: Date,
+  place: { uploaderId: string; since: Date; handoverId: string; side: PhotoSide; at: Date },
 ): Promise<ConditionPhotoRow[]> {
   if (ids.length === 0) return Promise.resolve([])
+  const list = sql`array[${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]`
   return tx
-    .select()
-    .from(conditionPhotos)
+    .update(conditionPhotos)
+    .set({
+      handoverId: place.handoverId,
+      side: place.side,
+      position: sql`array_position(${list}, ${conditionPhotos.id}) - 1`,
+      attachedAt: place.at,
+    })
     .where(
       and(
         inArray(conditionPhotos.id, ids),
-        eq(conditionPhotos.uploadedBy, uploaderId),
+        eq(conditionPhotos.uploadedBy, place.uploaderId),
         isNull(conditionPhotos.attachedAt),
-        gt(conditionPhotos.createdAt, since),
+        gt(conditionPhotos.createdAt, place.since),
       ),
     )
-    .for('update')
-}
-
-export async function attach(
-  tx: Executor,
-  id: string,
-  place: { handoverId: string; side: PhotoSide; position: number; at: Date },
-) {
-  await tx
-    .update(conditionPhotos)
-    .set({ handoverId: place.handoverId, side: place.side, position: place.position, attachedAt: place.at })
-    .where(eq(conditionPhotos.id, id))
+    .returning()
 }
 
 /** The photos attached to these handovers, each side in its order. */

@@ -22,6 +22,8 @@ const UNATTACHED_TTL_MS = 24 * 60 * 60 * 1000
 /** How often every instance sweeps, and how many photos one pass removes at most. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000
 const SWEEP_BATCH = 200
+/** Uploads start a sweep at most this often. */
+const UPLOAD_SWEEP_GAP_MS = 10 * 60 * 1000
 
 const photoNotFound = () => new AppError('VALIDATION_ERROR', MESSAGES.conditionPhotoNotFound)
 const namesOf = (row: { imageId: string; imageType: 'jpg' | 'png' | 'webp' }) =>
@@ -121,7 +123,7 @@ export function createConditionService(ctx: AppContext, store: FileStore) {
       await removeQuietly(written)
       throw error
     } finally {
-      sweepSoon()
+      sweepNowAndThen()
     }
   }
 
@@ -171,16 +173,15 @@ export function createConditionService(ctx: AppContext, store: FileStore) {
     if (new Set(ids).size !== ids.length) throw photoNotFound()
     // An hour short of the sweep's age: a photo the sweep may be removing is not attached.
     const since = new Date(ctx.clock().getTime() - UNATTACHED_TTL_MS + 60 * 60 * 1000)
-    const rows = await repo.lockUnattached(tx, ids, actor.id, since)
+    const rows = await repo.attachAll(tx, ids, {
+      uploaderId: actor.id,
+      since,
+      handoverId,
+      side,
+      at: ctx.clock(),
+    })
     if (rows.length !== ids.length) throw photoNotFound()
-    const byId = new Map(rows.map((row) => [row.id, row]))
-    const at = ctx.clock()
-    const attached: ConditionPhotoRow[] = []
-    for (const [position, id] of ids.entries()) {
-      await repo.attach(tx, id, { handoverId, side, position, at })
-      attached.push({ ...byId.get(id)!, handoverId, side, position, attachedAt: at })
-    }
-    return attached
+    return rows.sort((a, b) => a.position! - b.position!)
   }
 
   /** The photos of these handovers, by handover and side. */
@@ -228,14 +229,21 @@ export function createConditionService(ctx: AppContext, store: FileStore) {
   }
 
   let sweeping: Promise<unknown> | undefined
+  let lastSweep = 0
   /** One sweep at a time, in the background; a failure is logged, never thrown at a request. */
   function sweepSoon() {
+    lastSweep = performance.now()
     sweeping ??= sweep()
       .catch((error) => ctx.log.warn({ err: error }, 'condition photo sweep failed'))
       .finally(() => {
         sweeping = undefined
       })
     return sweeping
+  }
+
+  /** After an upload: a sweep if none ran for a while (uploads come in bursts of up to 8). */
+  function sweepNowAndThen() {
+    if (performance.now() - lastSweep > UPLOAD_SWEEP_GAP_MS) void sweepSoon()
   }
 
   let timer: NodeJS.Timeout | undefined

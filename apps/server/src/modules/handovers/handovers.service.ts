@@ -390,7 +390,7 @@ export function createHandoversService(
     id: string,
     input: THandoverAnswer,
   ): Promise<{ handover: THandover; receipt?: TLedgerReceipt }> {
-    const { row, names, feed, receipt, after } = await ctx.db.transaction(async (tx) => {
+    const { row, names, feed, receipt, after, photos } = await ctx.db.transaction(async (tx) => {
       const handover = await repo.lockHandover(tx, id)
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
@@ -410,7 +410,7 @@ export function createHandoversService(
       await notify(tx, names, input.status)
       if (input.status !== 'CONFIRMED') {
         const after = await tellAnswered(tx, handover, input.status)
-        return { row: handover, names, feed: [], receipt: undefined, after }
+        return { row: handover, names, feed: [], receipt: undefined, after, photos }
       }
       if (handover.kind !== 'TRANSFER') {
         // A loan starts or ends (issue 26): the loans module's confirmation, in this transaction.
@@ -421,6 +421,7 @@ export function createHandoversService(
         const told = await tellAnswered(tx, handover, input.status)
         return {
           row: handover,
+          photos,
           names: { ...names, handover: { ...names.handover, loanId: done.loanId } },
           feed: done.feed,
           receipt: done.receipt,
@@ -434,13 +435,13 @@ export function createHandoversService(
       const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
       const receipt = await confirm(tx, handover, names, input.receiverComment, evidence(handover.senderId))
       const after = await tellAnswered(tx, handover, input.status)
-      return { row: handover, names, feed, receipt, after }
+      return { row: handover, names, feed, receipt, after, photos }
     })
     // The answer from what the transaction read after its update, and the block it appended.
     const block = receipt
       ? { blockId: receipt.blockId, blockHash: receipt.leafHash, blockHeight: receipt.index }
       : {}
-    const handover = (await views(ctx.db, [{ ...names, ...block }], actor))[0]!
+    const handover = toHandover({ ...names, ...block }, actor, photos)
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
     announce(row, input.status, feed)
     after()
