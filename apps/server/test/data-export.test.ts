@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,7 +10,7 @@ import {
   parseVerifierKey,
   verifyInclusion,
 } from '@circles/ledger'
-import { MESSAGES } from '@circles/shared'
+import { MESSAGES, type TConditionPhoto } from '@circles/shared'
 import { main as cli } from '../../../packages/ledger/src/cli'
 import { unzipSync, strFromU8 } from 'fflate'
 import { sql } from 'drizzle-orm'
@@ -35,6 +36,7 @@ let carol: SignedIn
 let circleId: string
 let drillId: string
 let pictureUrl: string
+let conditionPhoto: TConditionPhoto
 
 const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
@@ -77,11 +79,26 @@ beforeAll(async () => {
   expect(upload.statusCode, upload.body).toBe(200)
   pictureUrl = upload.json().imageUrl
 
-  // Alice to Bob, confirmed: a block from Alice to Bob, with a secret meant for Bob.
+  // Alice to Bob, confirmed: a block from Alice to Bob, with a secret meant for Bob and a condition
+  // photo (issue 28).
+  const photoBody = multipart('image', {
+    name: 'scratch.jpg',
+    type: 'image/jpeg',
+    bytes: await pictureBytes('jpeg', 300, 200),
+  })
+  const photo = await t.app.inject({
+    method: 'POST',
+    url: '/api/handovers/photos',
+    headers: { ...alice.auth, ...photoBody.headers },
+    payload: photoBody.payload,
+  })
+  expect(photo.statusCode, photo.body).toBe(201)
+  conditionPhoto = photo.json().photo
   const pending = await pendingHandover(t, alice, bob, drillId, {
     requesterComment: 'Charger is in the box',
     secretMessage: 'Locker code 4711',
     completeOwnership: true,
+    condition: { photoIds: [conditionPhoto.id], note: 'Scratch on the grip' },
   })
   const answered = await answerHandover(t, bob, pending.id, 'CONFIRMED', 'Thanks, got it')
   expect(answered.statusCode, answered.body).toBe(200)
@@ -106,7 +123,15 @@ describe('GET /api/users/me/export', () => {
     expect(res.headers['cache-control']).toContain('no-store')
 
     const name = pictureUrl.split('/').pop()!
-    expect(Object.keys(files).sort()).toEqual(['README.txt', 'circles-data.json', `pictures/${name}`])
+    const photoPath = `condition-photos/${conditionPhoto.url.split('/').pop()!}`
+    expect(Object.keys(files).sort()).toEqual([
+      'README.txt',
+      'circles-data.json',
+      photoPath,
+      `pictures/${name}`,
+    ])
+    // The condition photo's bytes are the ones its block commits to.
+    expect(createHash('sha256').update(files[photoPath]!).digest('hex')).toBe(conditionPhoto.sha256)
     const served = await t.app.inject({ method: 'GET', url: pictureUrl, headers: alice.auth })
     expect(Buffer.from(files[`pictures/${name}`]!).equals(served.rawPayload)).toBe(true)
     expect(strFromU8(files['README.txt']!)).toContain('circles-data.json')
@@ -149,6 +174,11 @@ describe('GET /api/users/me/export', () => {
         secretMessage: 'Locker code 4711',
         receiverComment: 'Thanks, got it',
         receiver: { id: bob.user.id, name: 'Bob Export' },
+        condition: {
+          sender: { note: 'Scratch on the grip', photos: [photoPath] },
+          receiver: { note: null, photos: [] },
+          asDescribed: false,
+        },
       }),
     ])
     expect(data.activities.length).toBeGreaterThan(0)

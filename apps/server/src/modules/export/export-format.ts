@@ -85,6 +85,15 @@ export interface DataExport {
     requesterComment: string | null
     secretMessage: string | null
     receiverComment: string | null
+    /**
+     * Issue 28: each side's condition note and photos (paths in this archive, `condition-photos/<file>`:
+     * the exact bytes whose SHA-256 the handover's block commits to), and the receiver's 'as described'.
+     */
+    condition: {
+      sender: { note: string | null; photos: string[] }
+      receiver: { note: string | null; photos: string[] }
+      asDescribed: boolean
+    }
     createdAt: string
     answeredAt: string | null
   }[]
@@ -183,7 +192,8 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                       joined or left
                     - items: the items you created or hold, with their circle and ownership
                     - handovers: every handover you sent or received, with the comments of both
-                      sides and the secret message you wrote or that was meant for you
+                      sides, the secret message you wrote or that was meant for you, and the
+                      condition notes and photos of both sides
                     - ledger: the ledger blocks about you, per circle, each with its hash, its
                       hashed bytes ("leaf", base64), its content and its audit path to the
                       circle's signed checkpoint, so anyone can check them with the keys in
@@ -194,6 +204,8 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                     - calendarFeed: since when you have a calendar feed (not its secret URL)
                     - activities: your activity feed
 pictures/           The pictures of your items; each item's "picture" names its file.
+condition-photos/   The condition photos of your handovers; each handover's "condition" names
+                    them (npx circles-ledger check-photo shows the block that records one).
 avatar.webp         Your profile picture, if you have one.
 README.txt          This file.
 `
@@ -214,8 +226,9 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                     - items: die Gegenstände, die du angelegt hast oder hältst, mit Kreis und
                       Eigentum
                     - handovers: jede Übergabe, die du gesendet oder erhalten hast, mit den
-                      Kommentaren beider Seiten und der geheimen Nachricht, die du geschrieben
-                      hast oder die für dich bestimmt war
+                      Kommentaren beider Seiten, der geheimen Nachricht, die du geschrieben
+                      hast oder die für dich bestimmt war, und den Zustandsnotizen und -fotos
+                      beider Seiten
                     - ledger: die Blöcke des Ledgers über dich, je Kreis, jeweils mit Hash,
                       gehashten Bytes ("leaf", Base64), Inhalt und Prüfpfad zum signierten
                       Checkpoint des Kreises, prüfbar mit den Schlüsseln in "ledger.keys"
@@ -226,6 +239,8 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                     - calendarFeed: seit wann du einen Kalender-Feed hast (nicht seine geheime URL)
                     - activities: dein Aktivitätsverlauf
 pictures/           Die Bilder deiner Gegenstände; "picture" nennt die Datei des Gegenstands.
+condition-photos/   Die Zustandsfotos deiner Übergaben; "condition" der Übergabe nennt sie
+                    (npx circles-ledger check-photo zeigt den Block, der eines festhält).
 avatar.webp         Dein Profilbild, wenn du eines hast.
 README.txt          Diese Datei.
 `

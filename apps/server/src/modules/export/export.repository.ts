@@ -9,6 +9,7 @@ import {
   circleDepartures,
   circleMembers,
   circles,
+  conditionPhotos,
   handovers,
   items,
   ledgerHeads,
@@ -111,6 +112,16 @@ export function handoversOf(db: Executor, userId: string) {
     .innerJoin(receiver, eq(receiver.id, handovers.receiverId))
     .where(or(eq(handovers.senderId, userId), eq(handovers.receiverId, userId)))
     .orderBy(asc(handovers.createdAt), asc(handovers.id))
+}
+
+/** The condition photos of these handovers (issue 28), each side in its order. */
+export function conditionPhotosOf(db: Executor, handoverIds: string[]) {
+  if (handoverIds.length === 0) return Promise.resolve([])
+  return db
+    .select()
+    .from(conditionPhotos)
+    .where(inArray(conditionPhotos.handoverId, handoverIds))
+    .orderBy(asc(conditionPhotos.handoverId), asc(conditionPhotos.side), asc(conditionPhotos.position))
 }
 
 export function activitiesOf(db: Executor, userId: string) {

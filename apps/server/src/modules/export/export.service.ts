@@ -13,6 +13,8 @@ import { DATA_EXPORT_VERSION, type DataExport, readme } from './export-format'
 
 /** Where an item's picture goes in the archive. */
 const PICTURES = 'pictures/'
+/** Where a handover's condition photos go (issue 28, docs/decisions/0057). */
+const CONDITION_PHOTOS = 'condition-photos/'
 /** Where the profile picture goes (docs/decisions/0037). */
 const AVATAR = 'avatar.webp'
 
@@ -44,6 +46,10 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
         const departures = await repo.departuresOf(tx, actor.id)
         const itemRows = await repo.itemsOf(tx, actor.id)
         const handoverRows = await repo.handoversOf(tx, actor.id)
+        const photoRows = await repo.conditionPhotosOf(
+          tx,
+          handoverRows.map((row) => row.handover.id),
+        )
         const activityRows = await repo.activitiesOf(tx, actor.id)
         const heads = await repo.headsWithBlocksAbout(tx, actor.id)
         const loanRows = await repo.loansOf(tx, actor.id)
@@ -79,6 +85,20 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             createdAt: item.createdAt.toISOString(),
             updatedAt: item.updatedAt.toISOString(),
           }
+        })
+
+        // Each handover's condition photos (both sides: the person was a party), as files of the archive.
+        const photosBySide = new Map<string, string[]>()
+        for (const photo of photoRows) {
+          const [full] = storedNames(photo.imageId, photo.imageType)
+          const key = `${photo.handoverId}:${photo.side}`
+          photosBySide.set(key, [...(photosBySide.get(key) ?? []), `${CONDITION_PHOTOS}${full}`])
+          pictures.push({ stored: full, path: `${CONDITION_PHOTOS}${full}` })
+        }
+        const conditionOf = (h: (typeof handoverRows)[number]['handover']) => ({
+          sender: { note: h.senderNote, photos: photosBySide.get(`${h.id}:sender`) ?? [] },
+          receiver: { note: h.receiverNote, photos: photosBySide.get(`${h.id}:receiver`) ?? [] },
+          asDescribed: h.receiverAsDescribed,
         })
 
         const ledgerCircles = []
@@ -168,6 +188,7 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             // Only handovers the person is a party to are read, so the secret is theirs to see:
             // written by them as the sender, or meant for them as the receiver.
             secretMessage: h.secretMessage,
+            condition: conditionOf(h),
             receiverComment: h.receiverComment,
             createdAt: h.createdAt.toISOString(),
             answeredAt: iso(h.answeredAt),
