@@ -5,9 +5,10 @@ export type UploadAnswer = { status: number; body: unknown }
 
 /**
  * Replaces XMLHttpRequest (the uploads' transport, lib/upload-picture.ts) with a fake that records each
- * request and answers it with `answer(url, n)`: progress 50 %, then the answer, on the next macrotask.
+ * request and answers it with `answer(url, n)`: progress 50 %, then the answer, on the next macrotask
+ * (after `gate` resolves, when given: an upload held on its way).
  */
-export function fakeUploads(answer: (url: string, n: number) => UploadAnswer) {
+export function fakeUploads(answer: (url: string, n: number) => UploadAnswer, gate?: Promise<void>) {
   const sent: { method: string; url: string; file: File | null }[] = []
   class FakeXhr {
     status = 0
@@ -38,12 +39,12 @@ export function fakeUploads(answer: (url: string, n: number) => UploadAnswer) {
       setTimeout(() => {
         if (this.aborted) return
         this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 })
-        setTimeout(() => {
+        void (gate ?? Promise.resolve()).then(() => {
           if (this.aborted) return
           this.status = status
           this.responseText = JSON.stringify(body)
           this.onload?.()
-        }, 0)
+        })
       }, 0)
     }
   }

@@ -36,7 +36,7 @@ export function ConditionSideView({
         {title}
       </h4>
       {side.photos.length ? (
-        <ul className="grid grid-cols-4 gap-2">
+        <ul className="grid max-w-sm grid-cols-4 gap-2">
           {side.photos.map((p, index) => (
             <li key={p.id}>
               <button

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { conditionPhoto, fakeUploads, jpegFile } from '@/test/fake-upload'
 import { testItem, TEST_CIRCLE_ID } from '@/test/items'
-import { BEN } from '@/test/lending'
+import { BEN, LOAN_ID, lendingOf, testLoan } from '@/test/lending'
 import { callCount, json, mockApi, sentBodies } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
 import { testUser, validToken } from '@/test/tokens'
@@ -336,5 +336,46 @@ describe("the item page's condition timeline (issue 28)", () => {
     await open(`/items/${ITEM}`)
     fireEvent.click(await screen.findByRole('button', { name: `Photo 2 of 2 by ${BEN.name}, open large` }))
     expect(await screen.findByRole('img', { name: `Photo 2 of 2 by ${BEN.name}` })).toBeTruthy()
+  })
+})
+
+describe('the return of a loan carries the condition it comes back in (issue 28)', () => {
+  it('sends the photos and the note with POST /loans/:id/return, and waits for an upload', async () => {
+    const lender = { id: '55555555-5555-4555-8555-555555555555', name: 'Otto Owner' }
+    const loan = testLoan({ lender, borrower: { id: testUser.id, name: testUser.name } })
+    const photo = conditionPhoto()
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    fakeUploads(() => ({ status: 201, body: { photo } }), held)
+    const fetchMock = api(
+      [],
+      {
+        [`GET /api/loans/${loan.id}`]: () => json(200, { loan }),
+        [`POST /api/loans/${LOAN_ID}/return`]: () => json(201, { loan }),
+      },
+      testItem({
+        ownerId: lender.id,
+        owner: { name: lender.name },
+        circle: { name: 'Linden Street', adminId: lender.id },
+        lending: lendingOf(loan),
+      }),
+    )
+    await open(`/items/${ITEM}`)
+    const lending = await screen.findByRole('region', { name: 'Lending' })
+    fireEvent.click(await within(lending).findByRole('button', { name: 'Return' }))
+    const dialog = screen.getByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Choose photos'), { target: { files: [jpegFile()] } })
+    // While the photo is on its way, the return waits for it and says so.
+    expect(await within(dialog).findByText('Waiting for the photos to finish uploading…')).toBeTruthy()
+    expect((within(dialog).getByRole('button', { name: 'Return' }) as HTMLButtonElement).disabled).toBe(true)
+    release()
+    await within(dialog).findByText('Uploaded')
+    fireEvent.change(within(dialog).getByLabelText('Condition note'), { target: { value: 'Cleaned, works' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Return' }))
+    await vi.waitFor(() => expect(callCount(fetchMock, `POST /api/loans/${LOAN_ID}/return`)).toBe(1))
+    expect(sentBodies(fetchMock, `POST /api/loans/${LOAN_ID}/return`)[0]).toEqual({
+      comment: '',
+      condition: { photoIds: [photo.id], note: 'Cleaned, works' },
+    })
   })
 })
