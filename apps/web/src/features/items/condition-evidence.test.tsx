@@ -252,6 +252,30 @@ describe("the receiver's answer (issue 28)", () => {
     })
   })
 
+  it("answers on the item page too: the receiver's note and photo go with the acceptance", async () => {
+    const photo = conditionPhoto()
+    const fetchMock = api([incoming()], {
+      [`PUT /api/handovers/${HANDOVER}/status`]: () =>
+        json(200, { handover: incoming({ status: 'CONFIRMED' }), receipt: null }),
+    })
+    fakeUploads(() => ({ status: 201, body: { photo } }))
+    await open(`/items/${ITEM}`)
+    const answer = await screen.findByRole('region', { name: 'Item Handover Received' })
+    expect(within(answer).getByText('Scratch on the left side')).toBeTruthy()
+    fireEvent.change(within(answer).getByLabelText('Choose photos'), { target: { files: [jpegFile()] } })
+    await within(answer).findByText('Uploaded')
+    fireEvent.change(within(answer).getByLabelText('Condition note'), {
+      target: { value: 'Received with a dent on the lid' },
+    })
+    fireEvent.click(within(answer).getByRole('button', { name: 'Accept' }))
+    await vi.waitFor(() => expect(callCount(fetchMock, `PUT /api/handovers/${HANDOVER}/status`)).toBe(1))
+    expect(sentBodies(fetchMock, `PUT /api/handovers/${HANDOVER}/status`)[0]).toEqual({
+      status: 'CONFIRMED',
+      receiverComment: '',
+      condition: { photoIds: [photo.id], note: 'Received with a dent on the lid', asDescribed: false },
+    })
+  })
+
   it("does not offer 'as described' when the sender attached nothing", async () => {
     api([incoming({ condition: { sender: NONE, receiver: NONE, asDescribed: false } })])
     await open(`/items/${ITEM}/handover`)
