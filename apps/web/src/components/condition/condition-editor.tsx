@@ -66,7 +66,10 @@ export function ConditionEditor({
       </p>
 
       {photos.slots.length ? (
-        <ul aria-label={t('condition.photosLabel')} className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <ul
+          aria-label={t('condition.photosLabel')}
+          className="grid grid-cols-2 gap-3 sm:max-w-xl sm:grid-cols-4"
+        >
           {photos.slots.map((slot, index) => (
             <PhotoTile
               key={slot.key}
@@ -122,7 +125,7 @@ export function ConditionEditor({
           <ImageUp aria-hidden="true" />
           {t('condition.choosePhotos')}
         </label>
-        <span className="text-sm text-fg-muted tabular-nums">
+        <span className="basis-full text-sm text-fg-muted tabular-nums sm:basis-auto">
           {t('condition.count', { count: photos.slots.length, max: LIMITS.conditionPhotosMax })}
         </span>
       </div>

@@ -340,11 +340,11 @@ describe("the item page's condition timeline (issue 28)", () => {
     expect(top).toHaveLength(2)
     expect(top[0]!.textContent).toContain('Return')
     expect(top[0]!.textContent).toContain('Dent on the lid')
-    expect(within(top[0]!).getByRole('link', { name: 'Recorded in block 3' }).getAttribute('href')).toBe(
+    expect(within(top[0]!).getByRole('link', { name: 'Recorded in block #3' }).getAttribute('href')).toBe(
       '/blockchain/99999999-9999-4999-8999-000000000003',
     )
     expect(top[1]!.textContent).toContain('Accepted as described.')
-    expect(within(top[1]!).getByRole('link', { name: 'Recorded in block 1' })).toBeTruthy()
+    expect(within(top[1]!).getByRole('link', { name: 'Recorded in block #1' })).toBeTruthy()
   })
 
   it('says so when no handover recorded any, in German', async () => {

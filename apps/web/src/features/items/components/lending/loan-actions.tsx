@@ -282,13 +282,16 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
         onClose={close}
       >
         <MessageField label={t('loan.comment')} value={comment} onChange={setComment} />
-        <ConditionEditor
-          photos={photos}
-          note={conditionNote}
-          onNoteChange={setConditionNote}
-          disabled={startReturn.isPending}
-          hint={t('condition.returnHint', { max: LIMITS.conditionPhotosMax })}
-        />
+        {/* A recalled loan's return is the lender's alone, with nobody to confirm it: no condition (issue 28). */}
+        {loan.recalledAt ? null : (
+          <ConditionEditor
+            photos={photos}
+            note={conditionNote}
+            onNoteChange={setConditionNote}
+            disabled={startReturn.isPending}
+            hint={t('condition.returnHint', { max: LIMITS.conditionPhotosMax })}
+          />
+        )}
       </FormDialog>
       <FormDialog
         open={dialog === 'extend'}
