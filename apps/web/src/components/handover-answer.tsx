@@ -1,5 +1,6 @@
-import type { THandover } from '@circles/shared'
+import type { TAnswerConditionInput, THandover } from '@circles/shared'
 import { useState } from 'react'
+import { ConditionAnswerFields, useAnswerCondition } from '@/components/condition/condition-answer'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -11,7 +12,15 @@ export interface HandoverAnswerProps {
   /** A PENDING handover whose receiver is the viewer (its `secretMessage` is theirs to read). */
   handover: THandover
   busy: boolean
-  onAnswer: (status: 'CONFIRMED' | 'REJECTED', receiverComment: string) => void
+  /**
+   * `condition`: the receiver's photos and note, or 'as described' (issue 28); undefined when they
+   * recorded nothing. A rejection carries it too: it stays with the request's history.
+   */
+  onAnswer: (
+    status: 'CONFIRMED' | 'REJECTED',
+    receiverComment: string,
+    condition: TAnswerConditionInput | undefined,
+  ) => Promise<unknown> | void
 }
 
 /**
@@ -23,7 +32,13 @@ export function HandoverAnswer({ handover, busy, onAnswer }: HandoverAnswerProps
   const { t, i18n } = useTranslation('common')
   const language = i18n.resolvedLanguage ?? i18n.language
   const [comment, setComment] = useState('')
+  const condition = useAnswerCondition(handover)
   const sender = personName(handover.sender.name)
+  const answer = (status: 'CONFIRMED' | 'REJECTED') => {
+    const sent = onAnswer(status, comment, condition.body())
+    // Once the answer is in, its photos are attached (or, set aside by 'as described', deleted).
+    if (sent) void sent.then(condition.settle, () => undefined)
+  }
   return (
     <div className="flex flex-col gap-3">
       {handover.kind === 'LOAN' && handover.dueAt ? (
@@ -60,11 +75,24 @@ export function HandoverAnswer({ handover, busy, onAnswer }: HandoverAnswerProps
           />
         )}
       </FormField>
+      <ConditionAnswerFields handover={handover} condition={condition} disabled={busy} />
+      {condition.blocker ? <p className="text-sm text-fg-muted">{condition.blocker}</p> : null}
       <div className="flex flex-wrap gap-2">
-        <Button needsServer disabled={busy} onClick={() => onAnswer('CONFIRMED', comment)}>
+        <Button
+          needsServer
+          disabled={busy || condition.blocker !== null}
+          aria-busy={busy || undefined}
+          onClick={() => answer('CONFIRMED')}
+        >
           {t('handoverAnswer.accept')}
         </Button>
-        <Button needsServer variant="secondary" disabled={busy} onClick={() => onAnswer('REJECTED', comment)}>
+        <Button
+          needsServer
+          variant="secondary"
+          disabled={busy || condition.blocker !== null}
+          aria-busy={busy || undefined}
+          onClick={() => answer('REJECTED')}
+        >
           {t('handoverAnswer.reject')}
         </Button>
       </div>

@@ -13,6 +13,8 @@ export function FormDialog({
   submitLabel,
   cancelLabel,
   pending = false,
+  submitDisabled = false,
+  note,
   error,
   tone = 'primary',
   onSubmit,
@@ -25,6 +27,9 @@ export function FormDialog({
   submitLabel: string
   cancelLabel: string
   pending?: boolean
+  /** The submit button waits (e.g. for a photo still uploading); `note` says why, above the buttons. */
+  submitDisabled?: boolean
+  note?: string | null
   error?: string | null | undefined
   tone?: 'primary' | 'danger'
   onSubmit: () => void
@@ -42,7 +47,7 @@ export function FormDialog({
   }, [open])
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    onSubmit()
+    if (!submitDisabled) onSubmit()
   }
   return (
     <dialog
@@ -66,6 +71,7 @@ export function FormDialog({
             </div>
           ) : null}
           {children}
+          {note ? <p className="text-sm text-fg-muted">{note}</p> : null}
           {error ? (
             <p role="alert" className="text-sm text-danger">
               {error}
@@ -75,7 +81,7 @@ export function FormDialog({
             <Button variant="secondary" onClick={onClose} disabled={pending}>
               {cancelLabel}
             </Button>
-            <Button type="submit" variant={tone} loading={pending}>
+            <Button type="submit" variant={tone} loading={pending} disabled={submitDisabled}>
               {submitLabel}
             </Button>
           </div>

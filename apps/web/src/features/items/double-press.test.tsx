@@ -38,6 +38,7 @@ const handover = (toMe: boolean): THandover => ({
   receiver: { name: toMe ? testUser.name : OTHER.name },
   item: { name: 'Cordless drill', thumbnailUrl: null },
   block: null,
+  condition: { sender: { note: null, photos: [] }, receiver: { note: null, photos: [] }, asDescribed: false },
 })
 
 const circle = {

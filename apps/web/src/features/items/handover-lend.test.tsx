@@ -61,6 +61,7 @@ const handover = (extra: Partial<THandover> = {}): THandover => ({
   receiver: { name: BEN.name },
   item: { name: 'Cordless drill', thumbnailUrl: null },
   block: null,
+  condition: { sender: { note: null, photos: [] }, receiver: { note: null, photos: [] }, asDescribed: false },
   ...extra,
 })
 

@@ -1,5 +1,6 @@
 import {
   type TBorrowRequest,
+  type TConditionInput,
   type TLoan,
   ZBorrowRequestListResponse,
   ZBorrowRequestResponse,
@@ -85,8 +86,21 @@ export function useStartReturn() {
   const onSettled = useRefresh()
   return useGuardedMutation({
     mutationKey: ['loans', 'return'],
-    mutationFn: ({ loanId, comment }: { loanId: string; comment: string }) =>
-      api.post(`/loans/${enc(loanId)}/return`, { comment }, ZLoanResponse),
+    // Issue 28: the condition it comes back in, when the person recorded any.
+    mutationFn: ({
+      loanId,
+      comment,
+      condition,
+    }: {
+      loanId: string
+      comment: string
+      condition?: TConditionInput
+    }) =>
+      api.post(
+        `/loans/${enc(loanId)}/return`,
+        condition ? { comment, condition } : { comment },
+        ZLoanResponse,
+      ),
     onSettled,
   })
 }

@@ -1,4 +1,4 @@
-import { MESSAGES, TIMINGS } from '@circles/shared'
+import { MESSAGES, type THandoverAnswerInput, TIMINGS } from '@circles/shared'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { CircleCheckBig } from 'lucide-react'
 import { useEffect, useState } from 'react'
@@ -23,8 +23,12 @@ function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (ou
   // The answer's promise, not mutate's callbacks: the live update of our own answer can drop this entry
   // from the list (and unmount it) before the answer arrives, and react-query never calls an unmounted
   // component's callbacks, so the banner would not appear.
-  const respond = (status: 'CONFIRMED' | 'REJECTED', receiverComment: string) => {
-    void answer.mutateAsync({ id: handover.id, status, receiverComment }).then(
+  const respond = (
+    status: 'CONFIRMED' | 'REJECTED',
+    receiverComment: string,
+    condition: THandoverAnswerInput['condition'],
+  ) =>
+    answer.mutateAsync({ id: handover.id, status, receiverComment, condition }).then(
       () =>
         onOutcome({
           tone: 'success',
@@ -32,9 +36,11 @@ function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (ou
             status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
           ),
         }),
-      (error: unknown) => onOutcome({ tone: 'error', text: failureMessage(error, t('inbox.answerFailed')) }),
+      (error: unknown) => {
+        onOutcome({ tone: 'error', text: failureMessage(error, t('inbox.answerFailed')) })
+        throw error
+      },
     )
-  }
   return (
     <li aria-labelledby={headingId} className="flex flex-col gap-3 py-4 first:pt-1 last:pb-1">
       <div className="flex items-center gap-3">

@@ -228,11 +228,7 @@ const request = (overrides: Partial<THandover> = {}): THandover => ({
   receiver: { name: testUser.name },
   item: { name: 'Drill', thumbnailUrl: null },
   block: null,
-  condition: {
-    sender: { note: null, photos: [] },
-    receiver: { note: null, photos: [] },
-    asDescribed: false,
-  },
+  condition: { sender: { note: null, photos: [] }, receiver: { note: null, photos: [] }, asDescribed: false },
   ...overrides,
 })
 

@@ -1,10 +1,12 @@
-import type { THandover } from '@circles/shared'
+import type { TAnswerConditionInput, THandover } from '@circles/shared'
 import { ArrowRight } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Badge, type BadgeTone } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { ConditionAnswerFields, useAnswerCondition } from '@/components/condition/condition-answer'
+import { ConditionSideView, hasEvidence } from '@/components/condition/condition-view'
 import { FormField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
 import { formatDue } from '@/lib/lending/dates'
@@ -23,7 +25,12 @@ export interface HandoverCardProps {
   handover: THandover
   viewerId: string | undefined
   busy: boolean
-  onAnswer: (status: 'CONFIRMED' | 'REJECTED', receiverComment: string) => void
+  /** `condition`: the receiver's photos and note, or 'as described' (issue 28). */
+  onAnswer: (
+    status: 'CONFIRMED' | 'REJECTED',
+    receiverComment: string,
+    condition: TAnswerConditionInput | undefined,
+  ) => Promise<unknown>
   onCancel: () => void
 }
 
@@ -36,6 +43,14 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
   const pending = handover.status === 'PENDING'
   const isReceiver = handover.receiverId === viewerId
   const isSender = handover.senderId === viewerId
+  const condition = useAnswerCondition(handover)
+  const answer = (status: 'CONFIRMED' | 'REJECTED') =>
+    void onAnswer(status, comment, condition.body()).then(condition.settle, () => undefined)
+  const sender = personName(handover.sender.name)
+  const receiver = personName(handover.receiver.name)
+  const { sender: sent, receiver: received, asDescribed } = handover.condition
+  // The receiver answering sees the sender's side in the answer itself.
+  const answering = pending && isReceiver
 
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-4 shadow-sm">
@@ -85,6 +100,31 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
           {handover.receiverComment}
         </p>
       ) : null}
+      {(hasEvidence(sent) && !answering) || hasEvidence(received) || asDescribed ? (
+        <div className="grid gap-4 rounded-md border border-border p-3 sm:grid-cols-2">
+          {hasEvidence(sent) && !answering ? (
+            <ConditionSideView
+              side={sent}
+              title={
+                isSender ? tl('condition.youRecorded') : tl('condition.senderRecorded', { name: sender })
+              }
+              person={sender}
+            />
+          ) : null}
+          {asDescribed ? (
+            <p className="text-sm">
+              <span className="font-medium">{tl('condition.receiverSide', { name: receiver })}</span>{' '}
+              {tl('condition.acceptedAsDescribed')}
+            </p>
+          ) : hasEvidence(received) ? (
+            <ConditionSideView
+              side={received}
+              title={tl('condition.receiverRecorded', { name: receiver })}
+              person={receiver}
+            />
+          ) : null}
+        </div>
+      ) : null}
       {handover.block ? (
         <p className="text-sm">
           <Link to={`/blockchain/${handover.block.id}`} className="font-medium text-accent-text underline">
@@ -106,19 +146,21 @@ export function HandoverCard({ handover, viewerId, busy, onAnswer, onCancel }: H
               />
             )}
           </FormField>
+          <ConditionAnswerFields handover={handover} condition={condition} disabled={busy} />
+          {condition.blocker ? <p className="text-sm text-fg-muted">{condition.blocker}</p> : null}
           <div className="flex flex-wrap gap-2">
             <Button
-              disabled={busy}
+              disabled={busy || condition.blocker !== null}
               aria-busy={busy || undefined}
-              onClick={() => onAnswer('CONFIRMED', comment)}
+              onClick={() => answer('CONFIRMED')}
             >
               {t('handover.accept')}
             </Button>
             <Button
               variant="secondary"
-              disabled={busy}
+              disabled={busy || condition.blocker !== null}
               aria-busy={busy || undefined}
-              onClick={() => onAnswer('REJECTED', comment)}
+              onClick={() => answer('REJECTED')}
             >
               {t('handover.reject')}
             </Button>

@@ -3,6 +3,8 @@ import { Send } from 'lucide-react'
 import { useId } from 'react'
 import { Controller, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { ConditionEditor } from '@/components/condition/condition-editor'
+import { useConditionPhotos } from '@/components/condition/use-condition-photos'
 import { DueFields } from '@/components/lending/due-fields'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
@@ -20,6 +22,8 @@ type Values = {
   /** Issue 26: hand it over, or lend it until a date (complete owners only). */
   kind: 'TRANSFER' | 'LOAN'
   due: { date: string; time: string }
+  /** Issue 28: the condition note beside the photos (which live in useConditionPhotos). */
+  conditionNote: string
 }
 
 export interface HandoverFormProps {
@@ -48,17 +52,31 @@ export function HandoverForm({ itemId, members, canGiveComplete, pending, onSubm
       completeOwnership: false,
       kind: 'TRANSFER',
       due: { date: dateInDays(DEFAULT_LOAN_DAYS), time: END_OF_DAY },
+      conditionNote: '',
     },
   })
+  const photos = useConditionPhotos()
+  const conditionNote = useWatch({ control: form.control, name: 'conditionNote' })
   const receiverId = useWatch({ control: form.control, name: 'receiverId' })
   const kind = useWatch({ control: form.control, name: 'kind' })
   const lending = canGiveComplete && kind === 'LOAN'
+  const waiting = photos.uploading
+    ? tl('condition.waitForUploads')
+    : photos.failed
+      ? tl('condition.fixFailed')
+      : null
   const submit = form.handleSubmit((values) => {
+    if (waiting) return
+    const note = values.conditionNote.trim()
     const base = {
       itemId,
       receiverId: values.receiverId,
       requesterComment: values.requesterComment,
       secretMessage: values.secretMessage,
+      // Issue 28: sent only when there is something, so a request without evidence stays as it was.
+      ...(photos.photoIds.length || note
+        ? { condition: { photoIds: photos.photoIds, note: note || null } }
+        : {}),
     }
     if (!lending) {
       onSubmit({ ...base, completeOwnership: canGiveComplete && values.completeOwnership })
@@ -142,10 +160,17 @@ export function HandoverForm({ itemId, members, canGiveComplete, pending, onSubm
           {...form.register('completeOwnership')}
         />
       ) : null}
+      <ConditionEditor
+        photos={photos}
+        note={conditionNote}
+        onNoteChange={(note) => form.setValue('conditionNote', note)}
+        disabled={pending}
+      />
+      {waiting ? <p className="text-sm text-fg-muted">{waiting}</p> : null}
       <Button
         type="submit"
         icon={<Send aria-hidden="true" />}
-        disabled={!receiverId}
+        disabled={!receiverId || waiting !== null}
         loading={pending}
         className="self-start"
       >

@@ -20,13 +20,16 @@ import { notify } from '@/lib/notify'
 import { failureMessage, failureText as serverFailureText, translateServerError } from '@/lib/server-errors'
 import { useSingleFlight } from '@/lib/use-guarded-mutation'
 import { itemKeys, useCreateItem, useUpdateItem } from '../api/items'
-import { UploadError, type UploadFailure, uploadItemImage } from '../api/upload-item-image'
-import { compressImage } from '../lib/compress-image'
+import { UploadError, type UploadFailure } from '@/lib/upload-picture'
+import { uploadItemImage } from '../api/upload-item-image'
+import { compressImage } from '@/lib/compress-image'
 import { pictureProblem, PICTURE_TYPES } from '@/lib/picture-check'
 import { PrivateImage } from '@/components/private-image'
 
 /** The camera's code loads when the camera is first asked for, not with every item form (docs/decisions/0055). */
-const CameraDialog = lazy(() => import('./camera-dialog').then((m) => ({ default: m.CameraDialog })))
+const CameraDialog = lazy(() =>
+  import('@/components/camera/camera-dialog').then((m) => ({ default: m.CameraDialog })),
+)
 
 /** Why the picture did not go up: the upload's own failures, or still too large after shrinking. */
 type PictureFailure = UploadFailure | { reason: 'tooLarge'; size: string }

@@ -94,6 +94,11 @@ describe('handover page: true reasons and cancelled requests (issue 23)', () => 
     receiver: { name: receiverId === RITA ? 'Rita Receiver' : testUser.name },
     item: { name: 'Cordless drill', thumbnailUrl: null },
     block: null,
+    condition: {
+      sender: { note: null, photos: [] },
+      receiver: { note: null, photos: [] },
+      asDescribed: false,
+    },
   })
 
   it.each(['en', 'de'] as const)(

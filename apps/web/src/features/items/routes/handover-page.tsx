@@ -1,4 +1,4 @@
-import { MESSAGES, TIMINGS, type TCreateHandoverInput } from '@circles/shared'
+import { MESSAGES, type TAnswerConditionInput, TIMINGS, type TCreateHandoverInput } from '@circles/shared'
 import { ArrowLeft } from 'lucide-react'
 import { type ReactNode, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -102,18 +102,23 @@ export function HandoverPage() {
       onSuccess: () => setBanner({ tone: 'success', text: translateServerError(MESSAGES.handoverCreated) }),
       onError: fail(t('handover.createFailed')),
     })
-  const respond = (id: string, status: 'CONFIRMED' | 'REJECTED', receiverComment: string) =>
-    answer.mutate(
-      { id, status, receiverComment },
-      {
-        onSuccess: () =>
-          setBanner({
-            tone: 'success',
-            text: translateServerError(
-              status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
-            ),
-          }),
-        onError: fail(t('handover.updateFailed')),
+  const respond = (
+    id: string,
+    status: 'CONFIRMED' | 'REJECTED',
+    receiverComment: string,
+    condition: TAnswerConditionInput | undefined,
+  ) =>
+    answer.mutateAsync({ id, status, receiverComment, condition }).then(
+      () =>
+        setBanner({
+          tone: 'success',
+          text: translateServerError(
+            status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
+          ),
+        }),
+      (error: Error) => {
+        fail(t('handover.updateFailed'))(error)
+        throw error
       },
     )
   const confirmCancel = () => {
@@ -227,7 +232,7 @@ export function HandoverPage() {
                 handover={handover}
                 viewerId={me}
                 busy={answer.isPending || cancel.isPending}
-                onAnswer={(status, comment) => respond(handover.id, status, comment)}
+                onAnswer={(status, comment, condition) => respond(handover.id, status, comment, condition)}
                 onCancel={() => setCancelling(handover.id)}
               />
             ))}

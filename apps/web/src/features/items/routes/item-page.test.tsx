@@ -81,6 +81,7 @@ const handover = (overrides: Partial<THandover> = {}): THandover => ({
   receiver: { name: testUser.name },
   item: { name: 'Cordless drill', thumbnailUrl: null },
   block: null,
+  condition: { sender: { note: null, photos: [] }, receiver: { note: null, photos: [] }, asDescribed: false },
   ...overrides,
 })
 

@@ -1,5 +1,5 @@
 import { useIsMutating } from '@tanstack/react-query'
-import { MESSAGES, type TItem } from '@circles/shared'
+import { MESSAGES, type TAnswerConditionInput, type TItem } from '@circles/shared'
 import { ArrowLeft, Link2, Lock, Pencil, Printer, Send, Trash2 } from 'lucide-react'
 import { type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -17,6 +17,7 @@ import { useAnswerHandover, useItemHandovers } from '../api/handovers'
 import { useItem, useOwnershipStatus } from '../api/items'
 import { DeleteItemDialog } from '../components/delete-item-dialog'
 import { ItemFailure, ItemLoading, ItemPageFrame } from '../components/item-page-states'
+import { ConditionTimeline } from '../components/condition-timeline'
 import { ItemLabel } from '../components/labels/item-label'
 import { LendingSection } from '../components/lending/lending-section'
 import { formatItemDate } from '../components/item-dates'
@@ -56,19 +57,23 @@ export function ItemPage() {
   const canDelete =
     actions.delete.allowed && (ownership.data ? ownership.data.hasFullOwnership === true : true)
   const incoming = handovers.data?.find((h) => h.status === 'PENDING' && h.receiverId === me)
-  const respond = (id: string, status: 'CONFIRMED' | 'REJECTED', receiverComment: string) =>
-    answer.mutate(
-      { id, status, receiverComment },
-      {
-        onSuccess: () =>
-          setAnswered({
-            tone: 'success',
-            text: translateServerError(
-              status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
-            ),
-          }),
-        onError: (error) =>
-          setAnswered({ tone: 'error', text: failureMessage(error, t('handover.updateFailed')) }),
+  const respond = (
+    id: string,
+    status: 'CONFIRMED' | 'REJECTED',
+    receiverComment: string,
+    condition: TAnswerConditionInput | undefined,
+  ) =>
+    answer.mutateAsync({ id, status, receiverComment, condition }).then(
+      () =>
+        setAnswered({
+          tone: 'success',
+          text: translateServerError(
+            status === 'CONFIRMED' ? MESSAGES.handoverConfirmed : MESSAGES.handoverRejected,
+          ),
+        }),
+      (error: unknown) => {
+        setAnswered({ tone: 'error', text: failureMessage(error, t('handover.updateFailed')) })
+        throw error
       },
     )
   const back = data.ownerLeftCircle ? '/items' : `/circle/${data.circleId}/items`
@@ -113,7 +118,7 @@ export function ItemPage() {
               key={incoming.id}
               handover={incoming}
               busy={answer.isPending}
-              onAnswer={(status, comment) => respond(incoming.id, status, comment)}
+              onAnswer={(status, comment, condition) => respond(incoming.id, status, comment, condition)}
             />
           </section>
         ) : null}
@@ -266,6 +271,8 @@ export function ItemPage() {
             ) : null}
           </aside>
         </div>
+        {/* Issue 28: photos and notes of each handover, newest first, with the block that commits to them. */}
+        {!data.ownerLeftCircle ? <ConditionTimeline handovers={handovers} /> : null}
       </div>
       <DeleteItemDialog
         itemId={data.id}

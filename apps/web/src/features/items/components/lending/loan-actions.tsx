@@ -1,7 +1,9 @@
-import type { TLoan } from '@circles/shared'
+import { LIMITS, type TLoan } from '@circles/shared'
 import { CalendarClock, CalendarPlus, Undo2 } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ConditionEditor } from '@/components/condition/condition-editor'
+import { useConditionPhotos } from '@/components/condition/use-condition-photos'
 import { type DueValue, DueFields } from '@/components/lending/due-fields'
 import { FormDialog } from '@/components/lending/form-dialog'
 import { Alert } from '@/components/ui/alert'
@@ -50,6 +52,9 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
   const [comment, setComment] = useState('')
   const [due, setDue] = useState<DueValue>({ date: '', time: END_OF_DAY })
   const [dueError, setDueError] = useState<string>()
+  // Issue 28: the condition it comes back in (the return's photos and note).
+  const photos = useConditionPhotos()
+  const [conditionNote, setConditionNote] = useState('')
   const startReturn = useStartReturn()
   const requestExtension = useRequestExtension()
   const answerExtension = useAnswerExtension()
@@ -88,18 +93,32 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
     return picked.dueAt
   }
 
-  const submitReturn = () =>
+  const returnWaiting = photos.uploading
+    ? t('condition.waitForUploads')
+    : photos.failed
+      ? t('condition.fixFailed')
+      : null
+  const submitReturn = () => {
+    const note = conditionNote.trim()
+    const condition =
+      photos.photoIds.length || note ? { photoIds: photos.photoIds, note: note || null } : undefined
     startReturn.mutate(
-      { loanId: loan.id, comment },
+      { loanId: loan.id, comment, condition },
       {
-        onSuccess: done(
-          isBorrower
-            ? t('loan.returnStarted', { name: lender })
-            : t('loan.returnRecorded', { name: borrower }),
-        ),
+        onSuccess: () => {
+          // Attached now: the editor forgets them without deleting.
+          photos.reset()
+          setConditionNote('')
+          done(
+            isBorrower
+              ? t('loan.returnStarted', { name: lender })
+              : t('loan.returnRecorded', { name: borrower }),
+          )()
+        },
         onError: failed(t('loan.actionFailed')),
       },
     )
+  }
   const submitExtension = () => {
     const dueAt = pickedDue()
     if (!dueAt) return
@@ -256,11 +275,23 @@ export function LoanActions({ loan, viewerId }: { loan: TLoan; viewerId: string 
         submitLabel={isBorrower ? t('loan.return') : t('loan.recordReturn')}
         cancelLabel={t('dialog.cancel')}
         pending={startReturn.isPending}
+        submitDisabled={returnWaiting !== null}
+        note={returnWaiting}
         error={dialog === 'return' ? dialogError : null}
         onSubmit={submitReturn}
         onClose={close}
       >
         <MessageField label={t('loan.comment')} value={comment} onChange={setComment} />
+        {/* A recalled loan's return is the lender's alone, with nobody to confirm it: no condition (issue 28). */}
+        {loan.recalledAt ? null : (
+          <ConditionEditor
+            photos={photos}
+            note={conditionNote}
+            onNoteChange={setConditionNote}
+            disabled={startReturn.isPending}
+            hint={t('condition.returnHint', { max: LIMITS.conditionPhotosMax })}
+          />
+        )}
       </FormDialog>
       <FormDialog
         open={dialog === 'extend'}
