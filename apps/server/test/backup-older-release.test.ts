@@ -59,7 +59,8 @@ describe('a backup from an older release', () => {
     // The same backup as the release of migration 0012 wrote it: no users.deleted_at (0013), no passkey
     // names (0014), no socket event log (0015), and its migration level.
     // Nor what 0016 (lending, issue 26) adds, nor the items' label codes of 0017 (issue 27), which the
-    // migration gives the restored items, nor 0018's push switches and tables (issue 27).
+    // migration gives the restored items, nor 0018's push switches and tables (issue 27), nor 0019's
+    // condition evidence (issue 28).
     const droppedColumns: Record<string, string[]> = {
       users: [
         'deleted_at',
@@ -73,8 +74,17 @@ describe('a backup from an older release', () => {
         'push_loan_reminders',
       ],
       webauthn_credentials: ['name', 'aaguid'],
-      handovers: ['kind', 'due_at', 'loan_id'],
-      blocks: ['loan_id', 'due_at'],
+      handovers: [
+        'kind',
+        'due_at',
+        'loan_id',
+        'sender_note',
+        'sender_note_salt',
+        'receiver_note',
+        'receiver_note_salt',
+        'receiver_as_described',
+      ],
+      blocks: ['loan_id', 'due_at', 'evidence'],
       items: ['code'],
     }
     const droppedTables = [
@@ -86,6 +96,7 @@ describe('a backup from an older release', () => {
       'calendar_feeds',
       'push_subscriptions',
       'push_outbox',
+      'condition_photos',
     ]
     const levelOf0012 = 13
     const older = await rewritten(file, (lines) => {
