@@ -21,6 +21,11 @@ import {
 } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
+import { conditionEvidence } from '@/lib/ledger-verification/condition-evidence'
+import { useConditionPhotos } from '@/lib/ledger-verification/use-condition-photos'
+import { ConditionAlarm, ConditionSection } from '../components/condition-section'
+import { CheckPhoto } from '../components/check-photo'
+import { useMemo } from 'react'
 
 /** /blockchain/:id: one block with every field it hashes, in full. */
 export function BlockPage() {
@@ -29,6 +34,8 @@ export function BlockPage() {
   const block = useBlock(id)
   const checks = useLedgerVerification(block.data ? [block.data] : undefined)
   const inLog = checks[0]?.result?.state === 'verified'
+  const evidence = useMemo(() => (block.data ? conditionEvidence(block.data) : null), [block.data])
+  const photos = useConditionPhotos(evidence)
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(t('block.documentTitle'))
 
@@ -99,6 +106,12 @@ export function BlockPage() {
           <HashCheck block={block.data} inLog={inLog} />
         </div>
         <VerificationStatus checks={checks} />
+        <ConditionAlarm block={block.data} evidence={evidence} photos={photos} />
+        {evidence ? (
+          <ConditionSection block={block.data} evidence={evidence} photos={photos}>
+            {photos.length > 0 ? <CheckPhoto block={block.data} /> : null}
+          </ConditionSection>
+        ) : null}
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-border bg-surface p-5 text-sm shadow-sm sm:grid-cols-[auto_1fr]">
           {rows.map(([label, value]) => (
             <div key={label} className="contents">
