@@ -70,8 +70,8 @@ export function CheckPhoto({ block }: { block: TBlock }) {
         }}
         data-testid="check-photo-drop"
         className={cn(
-          'flex flex-col items-center gap-3 rounded-md border border-dashed border-border-strong px-4 py-6 text-center text-sm text-fg-muted transition-colors duration-150 motion-reduce:transition-none',
-          dragging && 'border-accent bg-accent-soft',
+          'flex flex-col items-center gap-3 rounded-md border border-dashed px-4 py-6 text-center text-sm text-fg-muted transition-colors duration-150 motion-reduce:transition-none',
+          dragging ? 'border-accent bg-accent-soft' : 'border-border-strong',
         )}
       >
         <ImageUp aria-hidden="true" className="size-6" />

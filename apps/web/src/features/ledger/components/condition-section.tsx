@@ -105,14 +105,15 @@ function PhotoTile({ block, photo, name }: { block: TBlock; photo: PhotoCheck; n
   const number = photo.position + 1
   const height = block.content.height
   const alt = t('condition.photoAlt', { number, name })
-  const frame = 'aspect-[4/3] w-full rounded-md border border-border bg-surface-2'
+  const frame = 'aspect-[4/3] w-full rounded-md border'
+  const calm = cn(frame, 'border-border bg-surface-2')
   let picture
   let status
   switch (photo.status) {
     case 'verified':
       picture = (
         <a href={photo.objectUrl} target="_blank" rel="noopener" className="block rounded-md">
-          <img src={photo.objectUrl} alt={alt} className={cn(frame, 'object-cover')} />
+          <img src={photo.objectUrl} alt={alt} className={cn(calm, 'object-cover')} />
         </a>
       )
       status = (
@@ -147,7 +148,7 @@ function PhotoTile({ block, photo, name }: { block: TBlock; photo: PhotoCheck; n
         <div
           role="img"
           aria-label={alt}
-          className={cn(frame, 'flex items-center justify-center text-fg-subtle')}
+          className={cn(calm, 'flex items-center justify-center text-fg-subtle')}
         >
           <ImageOff aria-hidden="true" className="size-8" />
         </div>
@@ -159,7 +160,7 @@ function PhotoTile({ block, photo, name }: { block: TBlock; photo: PhotoCheck; n
         <div
           role="img"
           aria-label={alt}
-          className={cn(frame, 'flex items-center justify-center text-fg-subtle')}
+          className={cn(calm, 'flex items-center justify-center text-fg-subtle')}
         >
           <ImageOff aria-hidden="true" className="size-8" />
         </div>
@@ -174,7 +175,7 @@ function PhotoTile({ block, photo, name }: { block: TBlock; photo: PhotoCheck; n
       )
       break
     default:
-      picture = <div role="img" aria-label={alt} aria-busy="true" className={cn(frame, 'animate-pulse')} />
+      picture = <div role="img" aria-label={alt} aria-busy="true" className={cn(calm, 'animate-pulse')} />
       status = (
         <span className="inline-flex items-center gap-1.5 text-fg-muted">
           <Spinner size="sm" />

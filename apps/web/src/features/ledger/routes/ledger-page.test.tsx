@@ -104,6 +104,45 @@ describe('ledger page', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: '#0' })).toBeNull())
   })
 
+  it('lists the condition photos the server found changed or missing, each with its block (issue 28)', async () => {
+    const v5 = conditionBlock()
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [v5] }),
+      [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
+        json(200, {
+          valid: false,
+          message: MESSAGES.ledgerCompromised,
+          blockCount: 4,
+          failingBlocks: [],
+          redactedBlocks: 0,
+          failingPhotos: [
+            {
+              blockId: v5.id,
+              index: 3,
+              side: 'from',
+              photo: 2,
+              expected: 'a'.repeat(64),
+              actual: 'b'.repeat(64),
+            },
+            { blockId: v5.id, index: 3, side: 'to', photo: 1, expected: 'c'.repeat(64), actual: null },
+          ],
+        }),
+      '*': () => json(503, { message: MESSAGES.notFound }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify chain' }))
+    const list = await screen.findByTestId('verify-failing-photos')
+    expect(list.textContent).toContain(
+      'Block #3: photo 2 of the sender is not stored as the block recorded it.',
+    )
+    expect(list.textContent).toContain(
+      "Block #3: photo 1 of the receiver is missing from the server's storage.",
+    )
+    expect(screen.getAllByRole('link', { name: 'Block #3' })[0]!.getAttribute('href')).toBe(
+      `/blockchain/${v5.id}`,
+    )
+  })
+
   it('shows an erased name as Deleted member, a calm note on a redacted block, and counts it (issue 24)', async () => {
     const redacted = block(0)
     redacted.content = {
