@@ -10,6 +10,8 @@
 const serverLayers = [
   // membership answers "is this a member" for every module (the ledger's reads too) without circles.
   ['auth', 'health', 'contact', 'membership'],
+  // Condition photos (issue 28): the ledger serves and verifies what its blocks commit to.
+  ['condition'],
   // The ledger sits beneath every module that appends to it.
   // push (issue 27): devices and their subscriptions; the queue itself is lib/push, which notices write.
   ['users', 'activities', 'ledger', 'push'],

@@ -17,6 +17,7 @@ import {
   parseSignerKey,
   seedSigner,
   signCheckpoint,
+  type BlockEvidence,
 } from '../../packages/ledger/src/index'
 
 interface BlockRow {
@@ -47,6 +48,8 @@ interface BlockRow {
   /** Encoding v4 (issue 26): the loan and its date as hashed; NULL otherwise. */
   loan_id: string | null
   due_at: string | null
+  /** Encoding v5 (issue 28): the condition evidence as hashed; NULL otherwise. */
+  evidence: BlockEvidence | null
 }
 
 /**
@@ -70,20 +73,17 @@ function contentOf(row: BlockRow, prevHash: string): BlockContent {
       secretMessage: row.secret_message_commitment,
     },
   }
-  if (row.version === 3 || row.version === 4) {
+  if (row.version >= 3 && row.version <= 5) {
     const committed = {
       ...common,
       reason: row.reason,
       from: { id: row.from_id, nameCommitment: row.from_name_commitment! },
       to: { id: row.to_id, nameCommitment: row.to_name_commitment! },
     }
-    // v4 (issue 26): the loan the block is about, and its date as hashed.
-    if (row.version === 4)
-      return {
-        v: 4,
-        ...committed,
-        loan: row.loan_id ? { id: row.loan_id, dueAt: row.due_at } : null,
-      } as BlockContent
+    // v4 (issue 26): the loan the block is about, and its date as hashed; v5 (issue 28) its evidence.
+    const loan = row.loan_id ? { id: row.loan_id, dueAt: row.due_at } : null
+    if (row.version === 4) return { v: 4, ...committed, loan } as BlockContent
+    if (row.version === 5) return { v: 5, ...committed, loan, evidence: row.evidence ?? null } as BlockContent
     return { v: 3, ...committed } as BlockContent
   }
   const fields = {

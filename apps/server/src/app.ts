@@ -56,6 +56,8 @@ import { frameworkErrors, registerErrorHandler } from './plugins/error-handler'
 import { registerRequestIds, registerRequestLog } from './plugins/request-log'
 import { createItemsService } from './modules/items/items.service'
 import { itemsRoutes } from './modules/items/items.routes'
+import { conditionRoutes } from './modules/condition/condition.routes'
+import { createConditionService } from './modules/condition/condition.service'
 import { handoversRoutes } from './modules/handovers/handovers.routes'
 import { createHandoversService } from './modules/handovers/handovers.service'
 import { borrowRequestsRoutes } from './modules/borrow-requests/borrow-requests.routes'
@@ -229,12 +231,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const signer =
     opts.ledgerKey ??
     ledgerSigner(config.publicUrl, randomBytes(32).toString('hex'), config.ledgerPreviousKeys)
-  const ledger = createLedgerService(ctx, signer)
+  // Issue 28: condition photos; the ledger serves and verifies the ones its blocks commit to.
+  const condition = createConditionService(ctx, store)
+  condition.start()
+  app.addHook('onClose', () => condition.stop())
+  const ledger = createLedgerService(ctx, signer, condition)
   const activities = createActivitiesService(ctx)
   const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
   const avatars = createAvatarsService(ctx, store)
-  const handovers = createHandoversService(ctx, ledger, activities, notices, items)
+  const handovers = createHandoversService(ctx, ledger, activities, notices, items, condition)
   // Issue 26: LOAN and RETURN handovers are the loans module's to confirm (docs/decisions/0047).
   const loans = createLoansService(ctx, { ledger, activities, notices, handovers })
   handovers.useLending(loans.hooks)
@@ -300,6 +306,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       })
       await api.register(itemsRoutes(items), { prefix: '/items' })
       await api.register(handoversRoutes(handovers), { prefix: '/handovers' })
+      await api.register(conditionRoutes(condition), { prefix: '/handovers' })
       await api.register(borrowRequestsRoutes(borrowRequests))
       await api.register(loansRoutes(loans), { prefix: '/loans' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })

@@ -355,6 +355,31 @@ function table(): Record<string, Row> {
     })
     return { url: `/api/items/${itemId}/image`, payload: form.payload, headers: form.headers }
   }
+  /** Issue 28: a condition photo the holder uploaded (attached to a request in circle A when asked). */
+  const photoUpload = async (who: SignedIn) => {
+    const form = multipart('image', {
+      name: 'c.png',
+      type: 'image/png',
+      bytes: await pictureBytes('png', 64, 48),
+    })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/handovers/photos',
+      headers: { ...who.auth, ...form.headers },
+      payload: form.payload,
+    })
+    if (res.statusCode !== 201) throw new Error(`upload photo: ${res.statusCode} ${res.body}`)
+    return res.json().photo as { id: string; url: string }
+  }
+  let attachedPhoto: Promise<string> | undefined
+  const attachedPhotoUrl = () =>
+    (attachedPhoto ??= (async () => {
+      const photo = await photoUpload(w.who.holder)
+      await pendingHandover(t, w.who.holder, w.who.receiver, (await freshItem()).id, {
+        condition: { photoIds: [photo.id], note: 'Scratch on the left' },
+      })
+      return photo.url
+    })())
   return {
     // Liveness, readiness and the API's documentation are public.
     'GET /api/health': { expect: anyone(), call: () => ({ url: '/api/health' }) },
@@ -745,6 +770,27 @@ function table(): Record<string, Row> {
     'DELETE /api/handovers/:id': {
       expect: circleA(403, { holder: OK }),
       call: async () => ({ url: `/api/handovers/${(await freshPending()).id}` }),
+    },
+    // Issue 28: anyone with an account uploads a condition photo; until it is attached only its uploader
+    // sees or removes it; attached, the handover's parties and its circle's members see it.
+    'POST /api/handovers/photos': {
+      expect: anyAccount(),
+      call: async () => {
+        const form = multipart('image', {
+          name: 'c.png',
+          type: 'image/png',
+          bytes: await pictureBytes('png', 64, 48),
+        })
+        return { url: '/api/handovers/photos', payload: form.payload, headers: form.headers }
+      },
+    },
+    'DELETE /api/handovers/photos/:id': {
+      expect: { ...anyAccount(404), holder: OK },
+      call: async () => ({ url: `/api/handovers/photos/${(await photoUpload(w.who.holder)).id}` }),
+    },
+    'GET /api/handovers/photos/:file': {
+      expect: circleA(OK),
+      call: async () => ({ url: await attachedPhotoUrl() }),
     },
 
     // Asks to borrow (issue 26): members ask for others' items, the owner answers, the asker withdraws.

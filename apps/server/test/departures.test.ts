@@ -47,9 +47,9 @@ describe('partial items go to the admin, completely when she had it so before', 
     const status = (await call(ida, 'GET', `/api/items/${drill.id}/ownership-status`)).json()
     expect(status).toMatchObject({ hasFullOwnership: true })
     const [block] = await blocksOf(ida, c.id)
-    // Encoding v3 since issue 24 (v4 since issue 26): the names beside the content, which holds their commitments.
+    // Encoding v3 since issue 24 (v4 since issue 26, v5 since issue 28): the names beside the content, which holds their commitments.
     expect(block!.content).toMatchObject({
-      v: 4,
+      v: 5,
       kind: 'AUTO_TRANSFER',
       reason: 'REMOVED',
       ownership: 'COMPLETE',
@@ -101,7 +101,7 @@ describe('partial items go to the admin, completely when she had it so before', 
     })
     const [block] = await blocksOf(ida, c.id)
     expect(block!.content).toMatchObject({
-      v: 4,
+      v: 5,
       kind: 'AUTO_TRANSFER',
       reason: 'LEFT',
       ownership: 'PARTIAL',
@@ -239,8 +239,8 @@ describe('blocks written before encoding v2', () => {
     expect(chain.map((b) => [b.content.v, b.content.kind])).toEqual([
       [1, 'HANDOVER'],
       [1, 'AUTO_TRANSFER'],
-      [4, 'HANDOVER'],
-      [4, 'AUTO_TRANSFER'],
+      [5, 'HANDOVER'],
+      [5, 'AUTO_TRANSFER'],
     ])
     // The old blocks come back exactly as hashed (no reason field), so a browser recomputes them.
     expect(chain[0]!.content).toEqual(old[0])

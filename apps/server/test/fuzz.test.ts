@@ -51,6 +51,8 @@ type Ref =
   | 'extension'
   | 'calendarToken'
   | 'itemCode'
+  | 'conditionPhoto'
+  | 'conditionFile'
 
 interface FuzzEntry {
   /** Real values for each path parameter (the fuzz also tries random UUIDs and garbage). */
@@ -122,6 +124,10 @@ const FUZZ: Record<string, FuzzEntry> = {
   'POST /api/handovers/': {},
   'PUT /api/handovers/:id/status': { params: { id: ['handover', 'confirmedHandover'] } },
   'DELETE /api/handovers/:id': { params: { id: ['handover', 'confirmedHandover'] } },
+  // condition photos (issue 28)
+  'POST /api/handovers/photos': { multipart: true },
+  'DELETE /api/handovers/photos/:id': { params: { id: ['conditionPhoto'] } },
+  'GET /api/handovers/photos/:file': { params: { file: ['conditionFile'] } },
   // asks to borrow (issue 26)
   'POST /api/items/:id/borrow-requests': { params: { id: ['item', 'pendingItem', 'movedItem'] } },
   'GET /api/items/:id/borrow-requests': { params: { id: ['item', 'movedItem'] } },
@@ -281,6 +287,16 @@ async function seedWorld(): Promise<World> {
   })
   if (upload.statusCode !== 200) throw new Error(`upload: ${upload.statusCode} ${upload.body}`)
   const imageUrl = (upload.json() as { imageUrl: string }).imageUrl
+  const photoForm = multipart('image', { name: 'c.png', type: 'image/png', bytes: picture })
+  const conditionUpload = await t.app.inject({
+    method: 'POST',
+    url: '/api/handovers/photos',
+    headers: { ...admin.auth, ...photoForm.headers },
+    payload: photoForm.payload,
+  })
+  if (conditionUpload.statusCode !== 201)
+    throw new Error(`condition photo: ${conditionUpload.statusCode} ${conditionUpload.body}`)
+  const conditionPhoto = (conditionUpload.json() as { photo: { id: string; url: string } }).photo
   const avatarForm = multipart('image', { name: 'me.png', type: 'image/png', bytes: picture })
   const avatar = await t.app.inject({
     method: 'PUT',
@@ -327,6 +343,8 @@ async function seedWorld(): Promise<World> {
     extension: [extensionId],
     calendarToken: [feedUrl.split('/').pop() ?? 'x.ics'],
     itemCode: [item.code, movedItem.code.toLowerCase()],
+    conditionPhoto: [conditionPhoto.id],
+    conditionFile: [conditionPhoto.url.split('/').pop() ?? 'x'],
   }
   const ids = [circle.id, item.id, pendingItem.id, movedItem.id, pending.id, confirmed.id, invitation.id]
   ids.push(borrowRequestId)

@@ -156,7 +156,7 @@ describe('lending', () => {
 
     const [block] = await blocksOf(w.other, w.item.id)
     expect(block!.content).toMatchObject({
-      v: 4,
+      v: 5,
       kind: 'LOAN',
       handoverId: request.id,
       from: { id: w.lender.user.id },
@@ -307,7 +307,7 @@ describe('lending', () => {
     expect(after.returnedAt).not.toBeNull()
     const blocks = await blocksOf(w.lender, w.item.id)
     expect(blocks[0]!.content).toMatchObject({
-      v: 4,
+      v: 5,
       kind: 'RETURN',
       handoverId: pending.handoverId,
       from: { id: w.borrower.user.id },
@@ -454,7 +454,7 @@ describe('extensions and changes of date', () => {
     expect([res.statusCode, res.json().message]).toEqual([409, MESSAGES.loanExtensionNotPending])
     const [block] = await blocksOf(w.borrower, w.item.id)
     expect(block!.content).toMatchObject({
-      v: 4,
+      v: 5,
       kind: 'LOAN_CHANGE',
       handoverId: null,
       from: { id: w.lender.user.id },
@@ -700,7 +700,7 @@ describe('history', () => {
       ledger: { circles: { blocks: { content: { v: number; kind: string } }[] }[] }
     }
     const kinds = data.ledger.circles.flatMap((c) => c.blocks.map((b) => `${b.content.v}:${b.content.kind}`))
-    expect(kinds.sort()).toEqual(['4:LOAN', '4:LOAN_CHANGE'])
+    expect(kinds.sort()).toEqual(['5:LOAN', '5:LOAN_CHANGE'])
     expect(verifyDataExport(text)).toMatchObject({ valid: true, blockCount: 2, problems: [] })
   })
 })

@@ -308,8 +308,8 @@ describe('upgrading the previous release', () => {
     const { rows } = await loaded.query(
       `select version from blocks where circle_id = '${makerspace.id}' order by height desc limit 1`,
     )
-    // The current encoding (v4 since issue 26) goes on from the older blocks.
-    expect(rows[0]!.version).toBe(4)
+    // The current encoding (v5 since issue 28) goes on from the older blocks.
+    expect(rows[0]!.version).toBe(5)
     const verify = await get('ada', `/api/blockchain/verify/${makerspace.id}`)
     expect(verify.json()).toMatchObject({ valid: true, blockCount: makerspace.blocks.length + 1 })
 

@@ -657,7 +657,9 @@ describe('encoding v5: condition evidence on the ledger (issue 28)', () => {
       canonicalJson(normalizeText(GOLDEN_V5.content as unknown as CanonicalValue)),
     )
     // "evidence" sits between "commitments" and "first"; "asDescribed" < "from" < "to"; "note" < "photos".
-    expect(GOLDEN_V5.canonical).toMatch(/"secretMessage":null\},"evidence":\{"asDescribed":false,"from":\{"note":"[0-9a-f]{64}","photos":\["/)
+    expect(GOLDEN_V5.canonical).toMatch(
+      /"secretMessage":null\},"evidence":\{"asDescribed":false,"from":\{"note":"[0-9a-f]{64}","photos":\["/,
+    )
     expect(blockHash(GOLDEN_V4.content)).toBe(GOLDEN_V4.hash)
     expect(GOLDEN.hash).toBe(blockHash(GOLDEN.content))
   })
@@ -672,7 +674,10 @@ describe('encoding v5: condition evidence on the ledger (issue 28)', () => {
     expect(checkBlock({ ...v5(), content: swapped, hash: GOLDEN_V5.hash })).toBe('mismatch')
     const reordered = {
       ...c,
-      evidence: { ...c.evidence!, from: { ...c.evidence!.from, photos: [...c.evidence!.from.photos].reverse() } },
+      evidence: {
+        ...c.evidence!,
+        from: { ...c.evidence!.from, photos: [...c.evidence!.from.photos].reverse() },
+      },
     }
     expect(blockHash(reordered)).not.toBe(GOLDEN_V5.hash)
     // Relabelled v4 (its evidence dropped), the block no longer hashes the same.
@@ -682,7 +687,10 @@ describe('encoding v5: condition evidence on the ledger (issue 28)', () => {
   })
 
   it('commits to a note with its own domain tag: salted, and never equal to a comment commitment', () => {
-    const { text, salt } = { text: 'Received with a dent on the lid.', salt: 'f0e1d2c3b4a5968778695a4b3c2d1e0f' }
+    const { text, salt } = {
+      text: 'Received with a dent on the lid.',
+      salt: 'f0e1d2c3b4a5968778695a4b3c2d1e0f',
+    }
     expect(noteCommitment(text, salt)).toBe(GOLDEN_V5.content.evidence!.to.note)
     expect(noteCommitment(text, salt)).not.toBe(commitment(text, salt))
     expect(noteCommitment(text, '00'.repeat(16))).not.toBe(noteCommitment(text, salt))
@@ -699,7 +707,10 @@ describe('encoding v5: condition evidence on the ledger (issue 28)', () => {
       { kind: 'AUTO_TRANSFER', loan: null, reason: 'LEFT', evidence: null },
     ]
     for (const fields of ok)
-      expect(isWellFormed({ ...GOLDEN_V5.content, ...fields } as BlockContentV5), JSON.stringify(fields)).toBe(true)
+      expect(
+        isWellFormed({ ...GOLDEN_V5.content, ...fields } as BlockContentV5),
+        JSON.stringify(fields),
+      ).toBe(true)
     const bad: Partial<BlockContentV5>[] = [
       { evidence: { asDescribed: false, from: side(5), to: side(0) } },
       { evidence: { asDescribed: false, from: side(0), to: side(0) } },
@@ -707,14 +718,21 @@ describe('encoding v5: condition evidence on the ledger (issue 28)', () => {
       { evidence: { asDescribed: true, from: side(1), to: side(1) } },
       { evidence: { asDescribed: false, from: { note: null, photos: ['not a digest'] }, to: side(0) } },
       { evidence: { asDescribed: false, from: { note: 'short', photos: [] }, to: side(0) } },
-      { kind: 'AUTO_TRANSFER', loan: null, reason: 'LEFT', evidence: { asDescribed: false, from: side(1), to: side(0) } },
+      {
+        kind: 'AUTO_TRANSFER',
+        loan: null,
+        reason: 'LEFT',
+        evidence: { asDescribed: false, from: side(1), to: side(0) },
+      },
       { evidence: undefined as never },
     ]
     for (const fields of bad) {
       const content = { ...GOLDEN_V5.content, ...fields } as BlockContentV5
       expect(isWellFormed(content), JSON.stringify(fields)).toBe(false)
     }
-    expect(() => blockBytes({ ...GOLDEN_V5.content, evidence: { asDescribed: 'yes' } } as never)).toThrow(TypeError)
+    expect(() => blockBytes({ ...GOLDEN_V5.content, evidence: { asDescribed: 'yes' } } as never)).toThrow(
+      TypeError,
+    )
     expect(() => blockBytes({ ...GOLDEN_V5.content, evidence: undefined } as never)).toThrow(TypeError)
   })
 })

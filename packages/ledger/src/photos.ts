@@ -33,6 +33,7 @@ export function findPhoto(
 ): CommittedPhoto[] {
   const wanted = sha256.toLowerCase()
   const found: CommittedPhoto[] = []
-  for (const block of blocks) for (const photo of committedPhotos(block)) if (photo.sha256 === wanted) found.push(photo)
+  for (const block of blocks)
+    for (const photo of committedPhotos(block)) if (photo.sha256 === wanted) found.push(photo)
   return found
 }

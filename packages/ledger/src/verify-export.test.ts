@@ -428,7 +428,9 @@ describe('an export with condition evidence (encoding v5)', () => {
     const tampered = FROZEN.split('\n').map((line) => {
       if (!line.includes('"height":6,')) return line
       const l = JSON.parse(line) as { leaf: string }
-      const bytes = Buffer.from(l.leaf, 'base64').toString().replace(/"photos":\["[0-9a-f]/, '"photos":["0')
+      const bytes = Buffer.from(l.leaf, 'base64')
+        .toString()
+        .replace(/"photos":\["[0-9a-f]/, '"photos":["0')
       return JSON.stringify({ ...l, leaf: Buffer.from(bytes).toString('base64') })
     })
     await writeFile(log, tampered.join('\n'))

@@ -124,9 +124,11 @@ export const MESSAGES = {
   conditionTooManyPhotos: 'At most 4 photos per side of a handover.',
   conditionNoteMax: 'The condition note can be at most 1000 characters.',
   conditionPhotoNotFound: 'A photo is no longer available. Please add it again.',
-  conditionAsDescribedWithOwn: "Accept the item as described, or add your own photos and note, not both.",
-  conditionNothingDescribed: 'There is nothing to accept as described: the sender attached no photos or note.',
-  conditionOnlyParties: 'Only the two people of this handover can add condition photos.',
+  conditionAsDescribedWithOwn: 'Accept the item as described, or add your own photos and note, not both.',
+  conditionNothingDescribed:
+    'There is nothing to accept as described: the sender attached no photos or note.',
+  conditionNotForRecordedReturn:
+    'A return you record alone has nobody to confirm it, so it carries no condition photos or note. Describe the condition in the comment.',
   handoverCreated: 'Handover request sent',
   handoverConfirmed: 'Handover confirmed successfully',
   handoverRejected: 'Handover rejected successfully',

@@ -29,6 +29,7 @@ const owners: Record<string, string> = {
   webauthnChallenges: 'webauthn',
   contactMessages: 'contact',
   pushSubscriptions: 'push',
+  conditionPhotos: 'condition',
 }
 
 /**

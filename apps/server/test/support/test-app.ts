@@ -22,6 +22,8 @@ export const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x')
 export interface TestApp {
   app: FastifyInstance
   database: Database
+  /** The app's DATA_DIR (pictures are under `uploads/` with the embedded database). */
+  dataDir: string
   /**
    * Emails queued for this address, newest first: the outbox rows, with subject and bodies as queued
    * (a delivered row keeps none; they are taken from what the app's transport was handed).
@@ -147,6 +149,7 @@ export async function createTestApp({
   return {
     app,
     database,
+    dataDir,
     emailsTo: emailsFrom(database, handed),
     handed,
     async close() {

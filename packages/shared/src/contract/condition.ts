@@ -100,3 +100,4 @@ export const ZFailingPhoto = z.object({
   /** The SHA-256 of what is stored now; null when the file is missing. */
   actual: z.nullable(z.string()),
 })
+export type TFailingPhoto = z.infer<typeof ZFailingPhoto>

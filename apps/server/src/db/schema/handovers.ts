@@ -1,3 +1,4 @@
+import type { BlockEvidence } from '@circles/ledger'
 import { sql } from 'drizzle-orm'
 import {
   boolean,
@@ -61,6 +62,15 @@ export const handovers = pgTable(
     requesterCommentSalt: text('requester_comment_salt').notNull(),
     secretMessageSalt: text('secret_message_salt').notNull(),
     receiverCommentSalt: text('receiver_comment_salt').notNull(),
+    /**
+     * Issue 28 (docs/decisions/0057): each side's condition note and the salt of its commitment in the
+     * block; `receiver_as_described`: the receiver accepted the item as the sender described it.
+     */
+    senderNote: text('sender_note'),
+    senderNoteSalt: text('sender_note_salt'),
+    receiverNote: text('receiver_note'),
+    receiverNoteSalt: text('receiver_note_salt'),
+    receiverAsDescribed: boolean('receiver_as_described').notNull().default(false),
     createdAt: timestampTz('created_at').notNull().defaultNow(),
     answeredAt: timestampTz('answered_at'),
   },
@@ -119,6 +129,8 @@ export const blocks = pgTable(
     /** Encoding v4: the loan the block is about (null otherwise) and its return date, the exact hashed string. */
     loanId: uuid('loan_id'),
     dueAt: text('due_at'),
+    /** Encoding v5 (issue 28): the condition evidence exactly as hashed (digests and commitments); null otherwise. */
+    evidence: jsonb('evidence').$type<BlockEvidence>(),
   },
   (t) => [
     uniqueIndex('blocks_circle_height').on(t.circleId, t.height),

@@ -18,6 +18,7 @@ const handoverView = {
   imageType: items.imageType,
   blockId: blocks.id,
   blockHash: blocks.hash,
+  blockHeight: blocks.height,
 }
 export type HandoverViewRow = {
   handover: HandoverRow
@@ -28,6 +29,7 @@ export type HandoverViewRow = {
   imageType: 'jpg' | 'png' | 'webp' | null
   blockId: string | null
   blockHash: string | null
+  blockHeight: number | null
 }
 
 function selectHandovers(db: Executor) {
@@ -70,7 +72,8 @@ export async function insertHandover(tx: Executor, values: NewHandover): Promise
 export async function answerHandover(
   tx: Executor,
   id: string,
-  values: Pick<HandoverRow, 'status' | 'receiverComment'>,
+  values: Pick<HandoverRow, 'status' | 'receiverComment'> &
+    Partial<Pick<HandoverRow, 'receiverNote' | 'receiverNoteSalt' | 'receiverAsDescribed'>>,
 ): Promise<void> {
   await tx
     .update(handovers)

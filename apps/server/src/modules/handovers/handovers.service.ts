@@ -1,7 +1,8 @@
-import { commitment } from '@circles/ledger'
+import { commitment, type BlockEvidence } from '@circles/ledger'
 import {
   MESSAGES,
   type MessageText,
+  type TConditionInput,
   type TCreateHandoverRequest,
   type THandover,
   type THandoverAnswer,
@@ -17,6 +18,12 @@ import { randomToken } from '../../lib/tokens'
 import { imageUrls } from '../../lib/images'
 import type { Notice } from '../../lib/events'
 import type { ActivitiesService } from '../activities/activities.service'
+import {
+  blockEvidence,
+  conditionView,
+  type ConditionService,
+  type HandoverPhotos,
+} from '../condition/condition.service'
 import type { ItemsService } from '../items/items.service'
 import type { LedgerService } from '../ledger/ledger.service'
 import type { NoticesService } from '../users/notices.service'
@@ -52,6 +59,8 @@ export interface LendingHooks {
     handover: HandoverRow,
     names: HandoverViewRow,
     receiverComment: string | null,
+    /** Issue 28: the condition evidence of the block, placed by who its `from` is. */
+    evidence: (fromId: string) => BlockEvidence | null,
   ): Promise<{ receipt: TLedgerReceipt; feed: Notice[]; after: () => void; loanId: string }>
 }
 
@@ -65,8 +74,11 @@ const notPending = (h: HandoverRow) =>
 /** A fresh salt for a commitment: 16 random bytes, hex. */
 const salt = () => randomToken(16)
 
-/** The one handover shape that leaves the server: the secret message for its receiver only. */
-function toHandover(row: HandoverViewRow, viewer: TUser): THandover {
+/**
+ * The one handover shape that leaves the server: the secret message for its receiver only; the condition
+ * photos and notes of both sides (issue 28).
+ */
+function toHandover(row: HandoverViewRow, viewer: TUser, photos?: HandoverPhotos): THandover {
   const { handover: h } = row
   return {
     id: h.id,
@@ -88,7 +100,11 @@ function toHandover(row: HandoverViewRow, viewer: TUser): THandover {
     sender: { name: row.senderName },
     receiver: { name: row.receiverName },
     item: { name: row.itemName, thumbnailUrl: imageUrls(row.imageId, row.imageType).thumbnailUrl },
-    block: row.blockId && row.blockHash ? { id: row.blockId, hash: row.blockHash } : null,
+    block:
+      row.blockId && row.blockHash && row.blockHeight !== null
+        ? { id: row.blockId, hash: row.blockHash, height: row.blockHeight }
+        : null,
+    condition: conditionView(h, photos),
   }
 }
 
@@ -117,12 +133,27 @@ export type HandoverAnsweredListener = (
   event: { handover: HandoverRow; status: 'CONFIRMED' | 'REJECTED' | 'CANCELLED' },
 ) => Promise<(() => void) | void>
 
+/** The sender's note and the salt of its commitment (none without a note). */
+function senderNote(input: TConditionInput | undefined) {
+  const note = input?.note ?? null
+  return { senderNote: note, senderNoteSalt: note ? salt() : null }
+}
+function receiverNote(input: THandoverAnswer) {
+  const note = input.condition?.note ?? null
+  return {
+    receiverNote: note,
+    receiverNoteSalt: note ? salt() : null,
+    receiverAsDescribed: input.condition?.asDescribed ?? false,
+  }
+}
+
 export function createHandoversService(
   ctx: AppContext,
   ledger: LedgerService,
   activities: ActivitiesService,
   notices: Pick<NoticesService, 'queue'>,
   items: Pick<ItemsService, 'lockForHandover' | 'moveTo'>,
+  condition: ConditionService,
 ) {
   const itemUrl = (itemId: string) => `${ctx.config.publicUrl}/items/${itemId}`
   const answeredListeners: HandoverAnsweredListener[] = []
@@ -190,10 +221,19 @@ export function createHandoversService(
     activities.publish(notices)
   }
 
+  /** Handover rows as their views, with every photo read in one query. */
+  async function views(db: Executor, rows: HandoverViewRow[], viewer: TUser): Promise<THandover[]> {
+    const photos = await condition.photosFor(
+      db,
+      rows.map((row) => row.handover.id),
+    )
+    return rows.map((row) => toHandover(row, viewer, photos.get(row.handover.id)))
+  }
+
   async function view(db: Executor, id: string, viewer: TUser): Promise<THandover> {
     const row = await repo.findHandover(db, id)
     if (!row) throw handoverNotFound()
-    return toHandover(row, viewer)
+    return (await views(db, [row], viewer))[0]!
   }
 
   /** The parties see a handover; so do the other members of its circle (comments, never the secret). */
@@ -209,7 +249,7 @@ export function createHandoversService(
   }
 
   async function listMine(actor: TUser): Promise<THandover[]> {
-    return (await repo.listForUser(ctx.db, actor.id)).map((row) => toHandover(row, actor))
+    return views(ctx.db, await repo.listForUser(ctx.db, actor.id), actor)
   }
 
   /** An item's handovers, for the members of its circle and its holder. */
@@ -219,7 +259,7 @@ export function createHandoversService(
     if (item.ownerId !== actor.id && !(await repo.isMember(ctx.db, item.circleId, actor.id))) {
       throw new AppError('NOT_FOUND', MESSAGES.notFound)
     }
-    return (await repo.listForItem(ctx.db, itemId)).map((row) => toHandover(row, actor))
+    return views(ctx.db, await repo.listForItem(ctx.db, itemId), actor)
   }
 
   /**
@@ -277,7 +317,9 @@ export function createHandoversService(
       requesterCommentSalt: salt(),
       secretMessageSalt: salt(),
       receiverCommentSalt: salt(),
+      ...senderNote(input.condition),
     })
+    await condition.attachInTx(tx, actor, row.id, 'sender', input.condition?.photoIds ?? [])
     const created = (await repo.findHandover(tx, row.id))!
     const feed = await activities.recordHandover(
       tx,
@@ -300,22 +342,27 @@ export function createHandoversService(
       itemId: string
       circleId: string
       loanId: string
-      senderId: string
       receiverId: string
       requesterComment: string | null
     },
+    /** Issue 28: the condition the item comes back in, from the one who starts the return. */
+    sender: { actor: TUser; condition?: TConditionInput },
   ): Promise<HandoverRow> {
     await items.lockForHandover(tx, input.itemId)
     if (await repo.hasPending(tx, input.itemId))
       throw new AppError('CONFLICT', MESSAGES.handoverPendingExists)
-    return repo.insertHandover(tx, {
+    const row = await repo.insertHandover(tx, {
       ...input,
+      senderId: sender.actor.id,
       kind: 'RETURN',
       completeOwnership: false,
       requesterCommentSalt: salt(),
       secretMessageSalt: salt(),
       receiverCommentSalt: salt(),
+      ...senderNote(sender.condition),
     })
+    await condition.attachInTx(tx, sender.actor, row.id, 'sender', sender.condition?.photoIds ?? [])
+    return row
   }
 
   /** After the commit of `requestInTx`: the parties' pages and feeds, the mail worker. */
@@ -348,7 +395,15 @@ export function createHandoversService(
       if (!handover) throw handoverNotFound()
       if (handover.receiverId !== actor.id) await refuse(tx, handover, actor, MESSAGES.handoverOnlyReceiver)
       if (handover.status !== 'PENDING') throw notPending(handover)
-      await repo.answerHandover(tx, id, { status: input.status, receiverComment: input.receiverComment })
+      const photos = await receiverEvidence(tx, actor, handover, input)
+      const note = receiverNote(input)
+      await repo.answerHandover(tx, id, {
+        status: input.status,
+        receiverComment: input.receiverComment,
+        ...note,
+      })
+      const notes = { ...handover, ...note }
+      const evidence = (fromId: string) => blockEvidence(notes, photos, fromId)
       // The email notice and the feed entries first: they need no ledger lock, and every append of the
       // circle waits for as long as a confirmation holds it. A refused confirmation rolls them back.
       const names = (await repo.findHandover(tx, id))!
@@ -360,7 +415,7 @@ export function createHandoversService(
       if (handover.kind !== 'TRANSFER') {
         // A loan starts or ends (issue 26): the loans module's confirmation, in this transaction.
         if (!lending) throw new Error('no lending hooks for a loan handover')
-        const done = await lending.confirm(tx, handover, names, input.receiverComment)
+        const done = await lending.confirm(tx, handover, names, input.receiverComment, evidence)
         // A LOAN handover names the loan its confirmation started.
         if (handover.kind === 'LOAN') await repo.setLoanId(tx, handover.id, done.loanId)
         const told = await tellAnswered(tx, handover, input.status)
@@ -377,18 +432,42 @@ export function createHandoversService(
       }
       const parties = [handover.senderId, handover.receiverId]
       const feed = await activities.recordHandover(tx, 'CONFIRMED_HANDOVER', parties, activityData(names))
-      const receipt = await confirm(tx, handover, names, input.receiverComment)
+      const receipt = await confirm(tx, handover, names, input.receiverComment, evidence(handover.senderId))
       const after = await tellAnswered(tx, handover, input.status)
       return { row: handover, names, feed, receipt, after }
     })
     // The answer from what the transaction read after its update, and the block it appended.
-    const block = receipt ? { blockId: receipt.blockId, blockHash: receipt.leafHash } : {}
-    const handover = toHandover({ ...names, ...block }, actor)
+    const block = receipt
+      ? { blockId: receipt.blockId, blockHash: receipt.leafHash, blockHeight: receipt.index }
+      : {}
+    const handover = (await views(ctx.db, [{ ...names, ...block }], actor))[0]!
     ctx.log.info({ handoverId: id, status: input.status }, 'handover answered')
     announce(row, input.status, feed)
     after()
     ctx.nudgeMail()
     return { handover, receipt }
+  }
+
+  /**
+   * The receiver's photos attached to the answer (issue 28), and the sender's read for the block: 'as
+   * described' needs something of the sender's to refer to and leaves the receiver's side empty.
+   */
+  async function receiverEvidence(
+    tx: Executor,
+    actor: TUser,
+    handover: HandoverRow,
+    input: THandoverAnswer,
+  ): Promise<HandoverPhotos> {
+    const own = input.condition
+    const sent = (await condition.photosFor(tx, [handover.id])).get(handover.id)?.sender ?? []
+    if (own?.asDescribed) {
+      if (own.photoIds.length > 0 || own.note)
+        throw new AppError('VALIDATION_ERROR', MESSAGES.conditionAsDescribedWithOwn)
+      if (sent.length === 0 && !handover.senderNote)
+        throw new AppError('VALIDATION_ERROR', MESSAGES.conditionNothingDescribed)
+    }
+    const received = await condition.attachInTx(tx, actor, handover.id, 'receiver', own?.photoIds ?? [])
+    return { sender: sent, receiver: received }
   }
 
   /** The item moves and the block is appended, under the circle's ledger lock. */
@@ -397,6 +476,7 @@ export function createHandoversService(
     handover: HandoverRow,
     names: HandoverViewRow,
     receiverComment: string | null,
+    evidence: BlockEvidence | null,
   ): Promise<TLedgerReceipt> {
     const log = await ledger.lockCircle(tx, handover.circleId)
     const item = await items.lockForHandover(tx, handover.itemId)
@@ -422,6 +502,7 @@ export function createHandoversService(
         receiverComment: commitment(receiverComment, handover.receiverCommentSalt),
         secretMessage: commitment(handover.secretMessage, handover.secretMessageSalt),
       },
+      evidence,
     })
     return receipt
   }

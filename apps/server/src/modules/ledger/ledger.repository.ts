@@ -93,6 +93,12 @@ const blockView = {
   receiverComment: handovers.receiverComment,
   secretMessage: handovers.secretMessage,
   receiverId: handovers.receiverId,
+  // Issue 28: the notes a v5 block's evidence commits to, with their salts, kept beside the block.
+  senderId: handovers.senderId,
+  senderNote: handovers.senderNote,
+  senderNoteSalt: handovers.senderNoteSalt,
+  receiverNote: handovers.receiverNote,
+  receiverNoteSalt: handovers.receiverNoteSalt,
 }
 export type BlockViewRow = {
   block: BlockRow
@@ -103,6 +109,11 @@ export type BlockViewRow = {
   receiverComment: string | null
   secretMessage: string | null
   receiverId: string | null
+  senderId: string | null
+  senderNote: string | null
+  senderNoteSalt: string | null
+  receiverNote: string | null
+  receiverNoteSalt: string | null
 }
 
 /** The circles a user is a member of, as a subquery. */
@@ -160,6 +171,15 @@ export function blocksOfHandovers(db: Executor, handoverIds: string[]) {
     .select({ id: blocks.id, hash: blocks.hash, handoverId: blocks.handoverId })
     .from(blocks)
     .where(inArray(blocks.handoverId, handoverIds))
+}
+
+/** The handovers among `ids` that still exist (an item's deletion takes its handovers), with their sender. */
+export function existingHandovers(db: Executor, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return db
+    .select({ id: handovers.id, senderId: handovers.senderId })
+    .from(handovers)
+    .where(inArray(handovers.id, ids))
 }
 
 /**

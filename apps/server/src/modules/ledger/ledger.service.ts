@@ -1,6 +1,7 @@
 import {
   appendLeaf,
   type BlockContent,
+  type BlockEvidence,
   type BlockLoan,
   BLOCK_VERSION,
   type TransferReason,
@@ -27,6 +28,8 @@ import { randomBytes } from 'node:crypto'
 import {
   MESSAGES,
   type TBlock,
+  type TBlockEvidence,
+  type TFailingPhoto,
   type TLedgerReceipt as LedgerReceipt,
   type TUser,
   type TVerificationResult,
@@ -37,6 +40,7 @@ import { AppError, notFound } from '../../lib/errors'
 import type { LedgerSigner } from '../../lib/ledger-signer'
 import { explainOutsider, requireMember } from '../membership/access'
 import { imageUrls } from '../../lib/images'
+import { photoView, type ConditionService, type HandoverPhotos } from '../condition/condition.service'
 import * as repo from './ledger.repository'
 import type { BlockRow, BlockViewRow } from './ledger.repository'
 
@@ -61,6 +65,8 @@ export interface AppendRequest {
   reason: TransferReason | null
   /** v4 (issue 26): the loan a LOAN, RETURN or LOAN_CHANGE is about, and its date (null on a RETURN). */
   loan?: BlockLoan | null
+  /** v5 (issue 28): the condition evidence of a handing over; null or absent when nobody recorded any. */
+  evidence?: BlockEvidence | null
 }
 
 /** The circle's ledger, locked for one transaction: what may be appended under the lock. */
@@ -91,7 +97,7 @@ export function contentOf(row: BlockRow): BlockContent {
       secretMessage: row.secretMessageCommitment,
     },
   }
-  if (row.version === 3 || row.version === 4) {
+  if (row.version >= 3 && row.version <= 5) {
     const committed = {
       ...common,
       reason: row.reason,
@@ -100,7 +106,10 @@ export function contentOf(row: BlockRow): BlockContent {
     }
     if (row.version === 3) return { v: 3, ...committed, kind: row.kind as 'HANDOVER' | 'AUTO_TRANSFER' }
     // v4 (issue 26): the loan's id and its date, the exact string that was hashed (null on a RETURN).
-    return { v: 4, ...committed, loan: row.loanId ? { id: row.loanId, dueAt: row.dueAt } : null }
+    const loan = row.loanId ? { id: row.loanId, dueAt: row.dueAt } : null
+    if (row.version === 4) return { v: 4, ...committed, loan }
+    // v5 (issue 28): and the condition evidence, as it was hashed.
+    return { v: 5, ...committed, loan, evidence: row.evidence ?? null }
   }
   const fields = {
     ...common,
@@ -143,7 +152,31 @@ export function storedBlockOf(row: BlockRow): StoredBlock {
   }
 }
 
-function toBlock(row: BlockViewRow, viewer: TUser): TBlock {
+/**
+ * What a v5 block keeps beside its evidence (issue 28): each person's note and salt, and where each
+ * committed photo is served (the photo at the same side and place; null once the item and its pictures
+ * are gone, or if none is stored there: the browser then says so, and verify reports it).
+ */
+function evidenceOf(row: BlockViewRow, photos: HandoverPhotos | undefined): TBlockEvidence | null {
+  const content = contentOf(row.block)
+  if (content.v !== 5 || !content.evidence) return null
+  const senderIsFrom = row.senderId === null || row.senderId === content.from.id
+  const side = (person: 'from' | 'to') => {
+    const isSender = (person === 'from') === senderIsFrom
+    const rows = (isSender ? photos?.sender : photos?.receiver) ?? []
+    return {
+      note: isSender ? row.senderNote : row.receiverNote,
+      noteSalt: isSender ? row.senderNoteSalt : row.receiverNoteSalt,
+      photos: content.evidence![person].photos.map((sha256, i) => {
+        const view = rows[i] ? photoView(rows[i]) : null
+        return { sha256, url: view?.url ?? null, thumbnailUrl: view?.thumbnailUrl ?? null }
+      }),
+    }
+  }
+  return { from: side('from'), to: side('to') }
+}
+
+function toBlock(row: BlockViewRow, viewer: TUser, photos?: HandoverPhotos): TBlock {
   return {
     id: row.block.id,
     hash: row.block.hash,
@@ -157,13 +190,14 @@ function toBlock(row: BlockViewRow, viewer: TUser): TBlock {
       // The secret is the receiver's alone, on every endpoint.
       secretMessage: row.receiverId === viewer.id ? row.secretMessage : null,
     },
+    evidence: evidenceOf(row, photos),
   }
 }
 
 const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 
-export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
+export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condition: ConditionService) {
   const host = new URL(ctx.config.publicUrl).host
   const originOf = (circleId: string) => circleOrigin(host, circleId)
 
@@ -214,6 +248,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
         reason: request.reason,
         loan: request.loan ?? null,
         commitments: request.commitments,
+        evidence: request.evidence ?? null,
       }
       const hash = blockHash(content)
       const before = (frontier ??= await frontierOf(tx, circleId, head))
@@ -252,6 +287,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
           reason: content.reason,
           loanId: content.loan?.id ?? null,
           dueAt: content.loan?.dueAt ?? null,
+          evidence: content.evidence,
         },
         { frontier: after.nodes.map(toHex), checkpoint },
       )
@@ -274,7 +310,17 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
     return { append }
   }
 
-  const views = (rows: BlockViewRow[], actor: TUser) => rows.map((row) => toBlock(row, actor))
+  /** Block rows as their views, the condition photos of every v5 block with evidence read in one query. */
+  async function views(rows: BlockViewRow[], actor: TUser): Promise<TBlock[]> {
+    const withEvidence = rows.filter((row) => row.block.evidence && row.block.handoverId)
+    const photos = await condition.photosFor(
+      ctx.db,
+      withEvidence.map((row) => row.block.handoverId!),
+    )
+    return rows.map((row) =>
+      toBlock(row, actor, row.block.handoverId ? photos.get(row.block.handoverId) : undefined),
+    )
+  }
 
   /** Only members read a circle's blocks: every query joins the caller's memberships. */
   async function list(actor: TUser): Promise<TBlock[]> {
@@ -302,7 +348,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
       const outsider = circleId ? await explainOutsider(ctx.db, circleId, actor) : undefined
       throw outsider ?? new AppError('NOT_FOUND', MESSAGES.blockNotFound)
     }
-    return toBlock(row, actor)
+    return (await views([row], actor))[0]!
   }
 
   /**
@@ -312,15 +358,53 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner) {
   async function verify(actor: TUser, circleId: string): Promise<TVerificationResult> {
     await requireMemberForLogRead(actor, circleId)
     const verifier = createChainVerifier()
+    const failingPhotos: TFailingPhoto[] = []
     let after = -1
     for (;;) {
       const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE)
       for (const row of page) verifier.push(storedBlockOf(row))
+      failingPhotos.push(...(await checkPhotos(page)))
       if (page.length < VERIFY_PAGE) break
       after = page[page.length - 1]!.height
     }
     const result = verifier.result()
-    return { ...result, message: result.valid ? MESSAGES.ledgerValid : MESSAGES.ledgerCompromised }
+    const valid = result.valid && failingPhotos.length === 0
+    return {
+      ...result,
+      valid,
+      failingPhotos,
+      message: valid ? MESSAGES.ledgerValid : MESSAGES.ledgerCompromised,
+    }
+  }
+
+  /**
+   * Issue 28: every photo a page's v5 blocks commit to, hashed from the bytes stored now. A block whose
+   * handover is gone (its item was deleted, and its pictures with it) keeps its digests and is skipped;
+   * otherwise a photo missing or stored with other bytes is reported.
+   */
+  async function checkPhotos(page: BlockRow[]): Promise<TFailingPhoto[]> {
+    const withEvidence = page.filter((row) => row.evidence && row.handoverId)
+    if (withEvidence.length === 0) return []
+    const ids = withEvidence.map((row) => row.handoverId!)
+    const existing = new Map((await repo.existingHandovers(ctx.db, ids)).map((h) => [h.id, h.senderId]))
+    const photos = await condition.photosFor(ctx.db, [...existing.keys()])
+    const failing: TFailingPhoto[] = []
+    for (const row of withEvidence) {
+      const senderId = existing.get(row.handoverId!)
+      const evidence = row.evidence!
+      if (senderId === undefined) continue
+      const stored = photos.get(row.handoverId!)
+      for (const side of SIDES) {
+        const isSender = (side === 'from') === (senderId === row.fromId)
+        const rows = (isSender ? stored?.sender : stored?.receiver) ?? []
+        for (const [i, expected] of evidence[side].photos.entries()) {
+          const actual = rows[i] ? await condition.storedDigest(rows[i]) : null
+          if (actual !== expected)
+            failing.push({ blockId: row.id, index: row.height, side, photo: i + 1, expected, actual })
+        }
+      }
+    }
+    return failing
   }
 
   /** The verifier keys members check checkpoints with; no session needed (issue 14). */

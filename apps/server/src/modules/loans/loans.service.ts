@@ -1,7 +1,8 @@
-import { commitment, type TransferReason } from '@circles/ledger'
+import { commitment, type BlockEvidence, type TransferReason } from '@circles/ledger'
 import {
   MESSAGES,
   type MessageText,
+  type TConditionInput,
   type TLoan,
   type TLoanActivityData,
   type TLoanExtension,
@@ -201,12 +202,15 @@ export function createLoansService(
       handoverId: string | null
       reason?: TransferReason | null
       commitments?: Commitments
+      /** Issue 28: the condition evidence, placed by who the block's `from` is. */
+      evidence?: (fromId: string) => BlockEvidence | null
     },
   ) {
     const lender = { id: loan.lenderId, name: p.lenderName }
     const borrower = { id: loan.borrowerId, name: p.borrowerName }
     const back = b.kind === 'RETURN'
     return log.append({
+      evidence: b.evidence?.(back ? borrower.id : lender.id) ?? null,
       kind: b.kind,
       handoverId: b.handoverId,
       item: { id: loan.itemId, name: p.itemName },
@@ -247,6 +251,7 @@ export function createLoansService(
     h: HandoverRow,
     names: HandoverViewRow,
     receiverComment: string | null,
+    evidence: (fromId: string) => BlockEvidence | null,
   ) {
     const log = await ledger.lockCircle(tx, h.circleId)
     const item = await repo.lockItem(tx, h.itemId)
@@ -273,6 +278,7 @@ export function createLoansService(
       dueAt,
       handoverId: h.id,
       commitments: commitmentsOf(h, receiverComment),
+      evidence,
     })
     const feed = await activities.recordLoan(
       tx,
@@ -298,7 +304,11 @@ export function createLoansService(
     tx: Executor,
     log: LedgerLock,
     loan: LoanRow,
-    h: { handover: HandoverRow; receiverComment: string | null } | null,
+    h: {
+      handover: HandoverRow
+      receiverComment: string | null
+      evidence: (fromId: string) => BlockEvidence | null
+    } | null,
   ) {
     const at = now()
     await repo.updateLoan(tx, loan.id, {
@@ -313,6 +323,7 @@ export function createLoansService(
       dueAt: null,
       handoverId: h?.handover.id ?? null,
       commitments: h ? commitmentsOf(h.handover, h.receiverComment) : noCommitments,
+      evidence: h?.evidence,
     })
     const ended = { ...loan, status: 'RETURNED' as const, returnedAt: at }
     const feed = await activities.recordLoan(
@@ -348,13 +359,19 @@ export function createLoansService(
   }
 
   /** The receiver confirmed a RETURN (the lender, or the borrower for a return the lender recorded). */
-  async function confirmReturn(tx: Executor, h: HandoverRow, receiverComment: string | null) {
+  async function confirmReturn(
+    tx: Executor,
+    h: HandoverRow,
+    receiverComment: string | null,
+    evidence: (fromId: string) => BlockEvidence | null,
+  ) {
     const log = await ledger.lockCircle(tx, h.circleId)
     const loan = h.loanId ? await repo.lockLoan(tx, h.loanId) : undefined
     if (!loan || loan.status !== 'ACTIVE') throw new AppError('CONFLICT', MESSAGES.loanNotActive)
     const { receipt, feed, ended, afterCommit } = await endLoan(tx, log, loan, {
       handover: h,
       receiverComment,
+      evidence,
     })
     const after = () => {
       announce(ended)
@@ -365,10 +382,10 @@ export function createLoansService(
 
   const hooks: LendingHooks = {
     activeLoan,
-    confirm: (tx, handover, names, receiverComment) =>
+    confirm: (tx, handover, names, receiverComment, evidence) =>
       handover.kind === 'LOAN'
-        ? confirmLoan(tx, handover, names, receiverComment)
-        : confirmReturn(tx, handover, receiverComment),
+        ? confirmLoan(tx, handover, names, receiverComment, evidence)
+        : confirmReturn(tx, handover, receiverComment, evidence),
   }
 
   /* ------------------------------------------------------------ reads */
@@ -392,7 +409,11 @@ export function createLoansService(
    * records one made in person (the borrower confirms). A recalled loan's return is the lender's alone:
    * it ends at once with its RETURN block (docs/decisions/0047).
    */
-  async function startReturn(actor: TUser, id: string, input: { comment: string | null }) {
+  async function startReturn(
+    actor: TUser,
+    id: string,
+    input: { comment: string | null; condition?: TConditionInput },
+  ) {
     const outcome = await ctx.db.transaction(async (tx) => {
       const loan = await lockVisible(tx, id, actor)
       const isLender = loan.lenderId === actor.id
@@ -400,22 +421,27 @@ export function createLoansService(
       if (loan.status !== 'ACTIVE') throw new AppError('CONFLICT', MESSAGES.loanNotActive)
       if (loan.recalledAt) {
         if (!isLender) throw new AppError('FORBIDDEN', MESSAGES.loanRecalledLenderRecords)
+        // Nobody confirms such a return: its condition has no handover to go with (issue 28).
+        if (input.condition?.photoIds.length || input.condition?.note)
+          throw new AppError('VALIDATION_ERROR', MESSAGES.conditionNotForRecordedReturn)
         const log = await ledger.lockCircle(tx, loan.circleId)
         const { feed, ended, afterCommit } = await endLoan(tx, log, loan, null)
         return { kind: 'ended' as const, loan: ended, feed, afterCommit }
       }
-      const senderId = actor.id
       const receiverId = isLender ? loan.borrowerId : loan.lenderId
       const pending = await repo.findLoan(tx, loan.id)
       if (pending?.returnHandoverId) throw new AppError('CONFLICT', MESSAGES.loanReturnPending)
-      const row = await handovers.requestReturnInTx(tx, {
-        itemId: loan.itemId,
-        circleId: loan.circleId,
-        loanId: loan.id,
-        senderId,
-        receiverId,
-        requesterComment: input.comment,
-      })
+      const row = await handovers.requestReturnInTx(
+        tx,
+        {
+          itemId: loan.itemId,
+          circleId: loan.circleId,
+          loanId: loan.id,
+          receiverId,
+          requesterComment: input.comment,
+        },
+        { actor, condition: input.condition },
+      )
       const p = await partiesOf(tx, loan)
       const feed = await activities.recordLoan(
         tx,
