@@ -105,8 +105,9 @@ export function BlockPage() {
           <RedactedNote block={block.data} />
           <HashCheck block={block.data} inLog={inLog} />
         </div>
-        <VerificationStatus checks={checks} />
+        {/* A changed photo or note first: the device check below vouches for the blocks, not for them. */}
         <ConditionAlarm block={block.data} evidence={evidence} photos={photos} />
+        <VerificationStatus checks={checks} />
         {evidence ? (
           <ConditionSection block={block.data} evidence={evidence} photos={photos}>
             {photos.length > 0 ? <CheckPhoto block={block.data} /> : null}
