@@ -102,6 +102,29 @@ describe('block page: condition evidence (issue 28)', () => {
     expect(screen.getByText('This note is not the one recorded')).toBeTruthy()
   })
 
+  it('a photo that cannot be fetched is not checked, raises no alarm, and can be tried again', async () => {
+    let down = true
+    const unavailable = () => json(503, { message: MESSAGES.notFound })
+    mockApi({
+      [`GET /api/blockchain/${BLOCK_ID}`]: () => json(200, { block: conditionBlock() }),
+      // The receiver's photo answers once the server is back; the sender's stay down.
+      [`GET ${photoUrl('to', 0)}`]: (body, init) =>
+        down ? unavailable() : picture(PHOTOS.to[0]!)(body, init),
+      '*': unavailable,
+    })
+    await render()
+    await waitFor(
+      () => expect(screen.getAllByText('Could not be loaded, so it was not checked.')).toHaveLength(3),
+      { timeout: 5000 },
+    )
+    expect(screen.queryByTestId('condition-alarm')).toBeNull()
+    down = false
+    const receiver = screen.getByTestId('condition-to')
+    fireEvent.click(within(receiver).getByRole('button', { name: 'Try again' }))
+    expect(await within(receiver).findByText('Recorded in block #3')).toBeTruthy()
+    expect(screen.queryByTestId('condition-alarm')).toBeNull()
+  })
+
   it('says a photo was deleted with its item while its fingerprint stays', async () => {
     const fetchMock = serve(conditionBlock({ deleted: true }))
     await render()
