@@ -29,6 +29,7 @@ const block = {
   redacted: [],
   item: null,
   comments: { requesterComment: null, receiverComment: null, secretMessage: null },
+  evidence: null,
 } as TBlock
 
 beforeEach(() => seedStoredSession(validToken()))

@@ -12,6 +12,7 @@ import {
   type BlockContent,
 } from '@circles/ledger'
 import { describe, expect, it } from 'vitest'
+import { conditionBlock } from '@/test/condition-block'
 import { type RememberedCheckpoint, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
 
 const CIRCLE = '0b7d3c1e-5f0a-4c1e-9a55-2f1d8e9c7a10'
@@ -82,6 +83,35 @@ describe('verifying a circle on this device', () => {
       size: 9,
     })
     expect(later.memory.get(CIRCLE)?.size).toBe(9)
+  })
+
+  it('verifies a v5 block with condition evidence like every older version, and catches a swapped digest', async () => {
+    const older = log(3).blocks
+    const v5 = conditionBlock()
+    const blocks: ShownBlock[] = [
+      ...older,
+      { id: v5.id, hash: v5.hash, content: v5.content, names: v5.names },
+    ]
+    const tree = merkleTree(blocks.map((b) => hexToHash(b.hash)))
+    const note = (n: number) =>
+      signCheckpoint(
+        { origin: `circles.example/circle/${CIRCLE}`, size: n, rootHash: tree.root(n), extensions: [] },
+        signer,
+      )
+    const server = { blocks, tree, note }
+    expect(await verifyCircle(CIRCLE, blocks, device(server).deps)).toMatchObject({
+      state: 'verified',
+      size: 4,
+    })
+
+    // The operator puts another photo's digest into the stored content and keeps the hash.
+    const content = structuredClone(v5.content) as Extract<BlockContent, { v: 5 }>
+    content.evidence!.from.photos[0] = 'e'.repeat(64)
+    const swapped = { ...blocks[3]!, content }
+    expect(await verifyCircle(CIRCLE, [swapped], device(server).deps)).toMatchObject({
+      state: 'alarm',
+      reason: 'hash',
+    })
   })
 
   it('raises the alarm on a rewritten history, keeping both signed checkpoints as evidence', async () => {

@@ -1,11 +1,12 @@
 import { checkBlock } from '@circles/ledger'
 import type { TBlock } from '@circles/shared'
-import { Info, ShieldAlert, ShieldCheck } from 'lucide-react'
+import { Camera, Info, ShieldAlert, ShieldCheck } from 'lucide-react'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PrivateImage } from '@/components/private-image'
 import { Badge } from '@/components/ui/badge'
+import { conditionSummary } from '@/lib/ledger-verification/condition-evidence'
 import { personName } from '@/lib/person-name'
 import { Hash } from './hash'
 
@@ -44,9 +45,10 @@ export function transferReason(block: TBlock): 'LEFT' | 'REMOVED' | null {
   return block.content.v === 1 ? null : block.content.reason
 }
 
-/** A v4 block's loan: the return date it carries (LOAN, LOAN_CHANGE), null otherwise (issue 26). */
+/** A v4/v5 block's loan: the return date it carries (LOAN, LOAN_CHANGE), null otherwise (issue 26). */
 export function loanDueAt(block: TBlock): string | null {
-  return block.content.v === 4 ? (block.content.loan?.dueAt ?? null) : null
+  const { content } = block
+  return content.v === 4 || content.v === 5 ? (content.loan?.dueAt ?? null) : null
 }
 
 /** Whether the block is a step of a loan (v4): its badge says so instead of the ownership. */
@@ -157,6 +159,19 @@ export function HashCheck({ block, inLog = false }: { block: TBlock; inLog?: boo
   )
 }
 
+/** A small mark on a block that records the item's condition (issue 28): how many photos it commits to. */
+export function ConditionBadge({ block }: { block: TBlock }) {
+  const { t } = useTranslation('ledger')
+  const summary = conditionSummary(block)
+  if (!summary || (summary.photos === 0 && summary.notes === 0)) return null
+  return (
+    <Badge tone="neutral" className="gap-1" data-testid="condition-badge">
+      <Camera aria-hidden="true" className="size-3.5" />
+      {summary.photos > 0 ? t('condition.photoCount', { count: summary.photos }) : t('condition.noteOnly')}
+    </Badge>
+  )
+}
+
 export function BlockCard({ block, inLog = false }: { block: TBlock; inLog?: boolean }) {
   const { t, i18n } = useTranslation('ledger')
   const { content } = block
@@ -181,6 +196,7 @@ export function BlockCard({ block, inLog = false }: { block: TBlock; inLog?: boo
             </Badge>
           )}
           {content.first ? <Badge tone="info">{t('firstBlock')}</Badge> : null}
+          <ConditionBadge block={block} />
           <span className="text-sm text-fg-muted">
             <time dateTime={content.time}>{formatBlockTime(content.time, language)}</time> ·{' '}
             {content.circle.name}

@@ -21,6 +21,12 @@ import {
 } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
+import { conditionEvidence } from '@/lib/ledger-verification/condition-evidence'
+import { useConditionPhotos } from '@/lib/ledger-verification/use-condition-photos'
+import { ConditionAlarm } from '../components/condition-alarm'
+import { ConditionSection } from '../components/condition-section'
+import { CheckPhoto } from '../components/check-photo'
+import { useMemo } from 'react'
 
 /** /blockchain/:id: one block with every field it hashes, in full. */
 export function BlockPage() {
@@ -29,6 +35,8 @@ export function BlockPage() {
   const block = useBlock(id)
   const checks = useLedgerVerification(block.data ? [block.data] : undefined)
   const inLog = checks[0]?.result?.state === 'verified'
+  const evidence = useMemo(() => (block.data ? conditionEvidence(block.data) : null), [block.data])
+  const photos = useConditionPhotos(evidence)
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(t('block.documentTitle'))
 
@@ -98,7 +106,14 @@ export function BlockPage() {
           <RedactedNote block={block.data} />
           <HashCheck block={block.data} inLog={inLog} />
         </div>
+        {/* A changed photo or note first: the device check below vouches for the blocks, not for them. */}
+        <ConditionAlarm block={block.data} evidence={evidence} photos={photos} />
         <VerificationStatus checks={checks} />
+        {evidence ? (
+          <ConditionSection block={block.data} evidence={evidence} photos={photos}>
+            {photos.length > 0 ? <CheckPhoto block={block.data} /> : null}
+          </ConditionSection>
+        ) : null}
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-border bg-surface p-5 text-sm shadow-sm sm:grid-cols-[auto_1fr]">
           {rows.map(([label, value]) => (
             <div key={label} className="contents">

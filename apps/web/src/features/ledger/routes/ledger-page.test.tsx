@@ -3,6 +3,7 @@ import type { TBlock, TBlockContent } from '@circles/shared'
 import { MESSAGES } from '@circles/shared'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { conditionBlock } from '@/test/condition-block'
 import { json, mockApi } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
 import { seedStoredSession, validToken } from '@/test/tokens'
@@ -38,6 +39,7 @@ function block(height: number, overrides: Partial<TBlockContent> = {}, forgeHash
     redacted: [],
     item: null,
     comments: { requesterComment: null, receiverComment: null, secretMessage: null },
+    evidence: null,
   }
 }
 
@@ -70,6 +72,14 @@ describe('ledger page', () => {
     expect(screen.getAllByTitle('f'.repeat(64))[0]!.textContent).toBe('ffffffff…ffff')
   })
 
+  it('marks a block that records condition photos with their count, and checks a v5 block like any other (issue 28)', async () => {
+    mockApi({ 'GET /api/blockchain': () => json(200, { blocks: [conditionBlock(), block(0)] }) })
+    await render()
+    expect(await screen.findByText('3 condition photos')).toBeTruthy()
+    expect(screen.getAllByTestId('condition-badge')).toHaveLength(1)
+    expect(screen.getAllByText('Hash checks out on this device')).toHaveLength(2)
+  })
+
   it('verifies the circle and shows or hides the failing blocks', async () => {
     const failing = { index: 0, id: block(0).id, hash: 'a'.repeat(64), expectedHash: 'b'.repeat(64) }
     mockApi({
@@ -81,6 +91,7 @@ describe('ledger page', () => {
           blockCount: 1,
           failingBlocks: [failing],
           redactedBlocks: 0,
+          failingPhotos: [],
         }),
     })
     await render(`/blockchain/circle/${CIRCLE}`)
@@ -91,6 +102,45 @@ describe('ledger page', () => {
     expect(screen.getByRole('link', { name: '#0' })).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Hide failing blocks' }))
     await waitFor(() => expect(screen.queryByRole('link', { name: '#0' })).toBeNull())
+  })
+
+  it('lists the condition photos the server found changed or missing, each with its block (issue 28)', async () => {
+    const v5 = conditionBlock()
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [v5] }),
+      [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
+        json(200, {
+          valid: false,
+          message: MESSAGES.ledgerCompromised,
+          blockCount: 4,
+          failingBlocks: [],
+          redactedBlocks: 0,
+          failingPhotos: [
+            {
+              blockId: v5.id,
+              index: 3,
+              side: 'from',
+              photo: 2,
+              expected: 'a'.repeat(64),
+              actual: 'b'.repeat(64),
+            },
+            { blockId: v5.id, index: 3, side: 'to', photo: 1, expected: 'c'.repeat(64), actual: null },
+          ],
+        }),
+      '*': () => json(503, { message: MESSAGES.notFound }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify chain' }))
+    const list = await screen.findByTestId('verify-failing-photos')
+    expect(list.textContent).toContain(
+      'Block #3: photo 2 of the sender is not stored as the block recorded it.',
+    )
+    expect(list.textContent).toContain(
+      "Block #3: photo 1 of the receiver is missing from the server's storage.",
+    )
+    expect(screen.getAllByRole('link', { name: 'Block #3' })[0]!.getAttribute('href')).toBe(
+      `/blockchain/${v5.id}`,
+    )
   })
 
   it('shows an erased name as Deleted member, a calm note on a redacted block, and counts it (issue 24)', async () => {
@@ -110,6 +160,7 @@ describe('ledger page', () => {
           blockCount: 1,
           failingBlocks: [],
           redactedBlocks: 1,
+          failingPhotos: [],
         }),
       '*': () => json(404, { message: MESSAGES.notFound }),
     })
@@ -136,6 +187,7 @@ describe('ledger page', () => {
           blockCount: 1,
           failingBlocks: [],
           redactedBlocks: 0,
+          failingPhotos: [],
         }),
       '*': () => json(404, { message: MESSAGES.notFound }),
     })

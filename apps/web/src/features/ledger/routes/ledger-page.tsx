@@ -48,6 +48,22 @@ function VerificationResult({ result, deviceAlarm }: { result: TVerificationResu
       <p>{t('verify.counts', { count: result.blockCount, failing: result.failingBlocks.length })}</p>
       {result.redactedBlocks > 0 ? <p>{t('verify.redacted', { count: result.redactedBlocks })}</p> : null}
       {result.valid && deviceAlarm ? <p>{t('verify.butDeviceAlarm')}</p> : null}
+      {result.failingPhotos.length > 0 ? (
+        <ul className="mt-1 flex flex-col gap-0.5" data-testid="verify-failing-photos">
+          {result.failingPhotos.map((photo) => (
+            <li key={`${photo.blockId}-${photo.side}-${photo.photo}`}>
+              <Link to={`/blockchain/${photo.blockId}`} className="underline">
+                {t('blockNumber', { height: photo.index })}
+              </Link>
+              {': '}
+              {t(photo.actual === null ? 'verify.photoMissing' : 'verify.photoChanged', {
+                number: photo.photo,
+                side: t(photo.side === 'from' ? 'verify.sender' : 'verify.receiver'),
+              })}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {showFailing ? (
         <ul className="mt-2 flex flex-col gap-1 font-mono text-xs">
           {result.failingBlocks.map((failing) => (
