@@ -20,6 +20,8 @@ const pairSpecs = [
   'avatar',
   'passkeys',
   'lending',
+  'condition-evidence',
+  'condition-ledger',
 ]
 const pairPattern = new RegExp(`/(${pairSpecs.join('|')})\\.spec\\.ts$`)
 const sharedAddress = /shared-address\.spec\.ts/

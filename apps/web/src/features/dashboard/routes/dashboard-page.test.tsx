@@ -74,7 +74,10 @@ describe('DashboardPage', () => {
     startSession(validToken(), testUser)
     dashboardApi()
     await renderRoute('/dashboard')
-    expect(await screen.findByRole('heading', { level: 1, name: /Anna Keller/ })).toBeTruthy()
+    // The file's first render also imports the lazy dashboard route cold (slow on a loaded machine).
+    expect(
+      await screen.findByRole('heading', { level: 1, name: /Anna Keller/ }, { timeout: 5000 }),
+    ).toBeTruthy()
   })
 
   it('lists recent activity with links and relative times, the counts, three circles and quick actions', async () => {
