@@ -1,16 +1,24 @@
 import { MESSAGES, type THandoverAnswerInput, TIMINGS } from '@circles/shared'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { CircleCheckBig } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { HandoverAnswer } from '@/components/handover-answer'
+import { PartLoader } from '@/components/part-loader'
 import { PrivateImage } from '@/components/private-image'
 import { Alert } from '@/components/ui/alert'
 import { Card, CardTitle } from '@/components/ui/card'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { type InboxEntry, useAnswerFromInbox } from '../api/inbox'
 import { personName } from '@/lib/person-name'
+
+/**
+ * The answer form with its condition photos (issue 28), loaded when a request waits for the viewer:
+ * the dashboard's first load does not carry it (most visits have nothing to answer).
+ */
+const HandoverAnswer = lazy(() =>
+  import('@/components/handover-answer').then((m) => ({ default: m.HandoverAnswer })),
+)
 
 type Outcome = { tone: 'success' | 'error'; text: string }
 
@@ -60,7 +68,9 @@ function HandoverEntry({ entry, onOutcome }: { entry: InboxEntry; onOutcome: (ou
           </Link>
         </h3>
       </div>
-      <HandoverAnswer handover={handover} busy={answer.isPending} onAnswer={respond} />
+      <Suspense fallback={<PartLoader />}>
+        <HandoverAnswer handover={handover} busy={answer.isPending} onAnswer={respond} />
+      </Suspense>
     </li>
   )
 }

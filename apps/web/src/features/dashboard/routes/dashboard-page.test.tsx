@@ -260,6 +260,8 @@ describe("DashboardPage: 'Waiting for you' (issue 23)", () => {
     const entries = within(inbox).getAllByRole('listitem')
     expect(entries).toHaveLength(1)
     const entry = entries[0]!
+    // The answer form loads when a request waits (issue 28: it carries the condition photos).
+    await within(entry).findByRole('button', { name: 'Accept' })
     expect(entry.textContent).toContain('Ida wants to hand you')
     expect(within(entry).getByRole('link', { name: 'Drill' }).getAttribute('href')).toBe(`/items/${ITEM}`)
     expect(entry.textContent).toContain('The case code is 4711')
