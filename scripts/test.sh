@@ -106,7 +106,8 @@ if run_status build npm run build; then
 
   # Two instances behind one load balancer: Ida on the first server, Ben on the second. Also the
   # account specs of issue 24 (each point on PostgreSQL too), lending, and the specs that need the
-  # database's hand. Each spec runs once: e2e above skips these (E2E_SPECS=single).
+  # database's hand. Each spec runs once (e2e above skips these, E2E_SPECS=single), but the condition
+  # evidence specs of issue 28, which run on both databases.
   start=$SECONDS
   file=$REPORT_DIR/e2e-pair.json
   section "e2e-pair: the two-browser specs against two servers on one PostgreSQL"
