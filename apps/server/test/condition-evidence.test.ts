@@ -384,3 +384,23 @@ describe('a loan and its return with condition evidence', () => {
     })
   })
 })
+
+describe('an ask to borrow accepted with condition evidence', () => {
+  it('the loan offered carries the owner’s photos and note', async () => {
+    const w = await circleWithItem()
+    const asked = await call(w.receiver, 'POST', `/api/items/${w.item.id}/borrow-requests`, {
+      wishedUntil: new Date(Date.now() + 7 * 864e5).toISOString(),
+    })
+    expect(asked.statusCode, asked.body).toBe(201)
+    const photo = await upload(w.owner)
+    const accepted = await call(w.owner, 'PUT', `/api/borrow-requests/${asked.json().borrowRequest.id}`, {
+      status: 'ACCEPTED',
+      condition: { photoIds: [photo.id], note: 'Fresh blade' },
+    })
+    expect(accepted.statusCode, accepted.body).toBe(200)
+    const [offer] = (await call(w.receiver, 'GET', `/api/handovers/item/${w.item.id}`)).json()
+      .handovers as THandover[]
+    expect(offer).toMatchObject({ kind: 'LOAN', status: 'PENDING' })
+    expect(offer!.condition.sender).toEqual({ note: 'Fresh blade', photos: [photo] })
+  })
+})

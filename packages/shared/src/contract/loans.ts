@@ -181,6 +181,8 @@ export const ZAnswerBorrowRequest = z.discriminatedUnion('status', [
       z.transform((v) => v ?? null),
     ),
     requesterComment: optionalMessage,
+    /** Issue 28: the owner's condition photos and note with the loan offered. */
+    condition: z.optional(ZConditionInput),
   }),
   z.object({ status: z.literal('DECLINED'), reason: optionalMessage }),
 ])

@@ -2,6 +2,7 @@ import {
   MESSAGES,
   type TBorrowActivityData,
   type TBorrowRequest,
+  type TConditionInput,
   type TUser,
   type ZAnswerBorrowRequest,
   type ZBorrowRequestListQuery,
@@ -220,6 +221,8 @@ export function createBorrowRequestsService(
     owner: TUser,
     dueAt: Date,
     requesterComment: string | null,
+    /** Issue 28: the owner's condition photos and note with the offer. */
+    condition?: TConditionInput,
   ) {
     const { row, feed } = await handovers.requestInTx(tx, owner, {
       itemId: request.itemId,
@@ -229,6 +232,7 @@ export function createBorrowRequestsService(
       requesterComment,
       secretMessage: null,
       completeOwnership: false,
+      condition,
     })
     await repo.setStatus(tx, request.id, { status: 'OFFERED', handoverId: row.id, answeredAt: now() })
     return { handover: row, feed, request: { ...request, status: 'OFFERED' as const, handoverId: row.id } }
@@ -281,7 +285,7 @@ export function createBorrowRequestsService(
       if (reason) throw new AppError('CONFLICT', reason)
       const dueAt = input.dueAt ? new Date(input.dueAt) : offeredDueAt(request, now())
       if (dueAt.getTime() <= now().getTime()) throw new AppError('VALIDATION_ERROR', MESSAGES.loanDueAtPast)
-      return offer(tx, request, actor, dueAt, input.requesterComment)
+      return offer(tx, request, actor, dueAt, input.requesterComment, input.condition)
     })
     ctx.log.info({ borrowRequestId: id, status: result.request.status }, 'borrow request answered')
     if (result.handover) handovers.announceCreated(result.handover, result.feed)

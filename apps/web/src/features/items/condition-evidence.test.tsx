@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { conditionPhoto, fakeUploads, jpegFile } from '@/test/fake-upload'
 import { testItem, TEST_CIRCLE_ID } from '@/test/items'
-import { BEN, LOAN_ID, lendingOf, testLoan } from '@/test/lending'
+import { ASK_ID, BEN, LOAN_ID, lendingOf, testAsk, testLoan } from '@/test/lending'
 import { callCount, json, mockApi, sentBodies } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'
 import { testUser, validToken } from '@/test/tokens'
@@ -400,6 +400,35 @@ describe('the return of a loan carries the condition it comes back in (issue 28)
     expect(sentBodies(fetchMock, `POST /api/loans/${LOAN_ID}/return`)[0]).toEqual({
       comment: '',
       condition: { photoIds: [photo.id], note: 'Cleaned, works' },
+    })
+  })
+})
+
+describe('accepting an ask to borrow carries the condition it is lent in (issue 28)', () => {
+  it('sends the photos and the note with the acceptance', async () => {
+    const photo = conditionPhoto()
+    fakeUploads(() => ({ status: 201, body: { photo } }))
+    const fetchMock = api(
+      [],
+      {
+        [`GET /api/items/${ITEM}/borrow-requests`]: () => json(200, { borrowRequests: [testAsk()] }),
+        [`PUT /api/borrow-requests/${ASK_ID}`]: () =>
+          json(200, { borrowRequest: testAsk({ status: 'OFFERED', handoverId: crypto.randomUUID() }) }),
+      },
+      testItem({ lending: { loan: null, queueLength: 1 } }),
+    )
+    await open(`/items/${ITEM}`)
+    const queue = await screen.findByRole('region', { name: 'Asks to borrow' })
+    fireEvent.click(await within(queue).findByRole('button', { name: 'Accept' }))
+    const dialog = screen.getByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('Choose photos'), { target: { files: [jpegFile()] } })
+    await within(dialog).findByText('Uploaded')
+    fireEvent.change(within(dialog).getByLabelText('Condition note'), { target: { value: 'Fresh blade' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Lend' }))
+    await vi.waitFor(() => expect(callCount(fetchMock, `PUT /api/borrow-requests/${ASK_ID}`)).toBe(1))
+    expect(sentBodies(fetchMock, `PUT /api/borrow-requests/${ASK_ID}`)[0]).toMatchObject({
+      status: 'ACCEPTED',
+      condition: { photoIds: [photo.id], note: 'Fresh blade' },
     })
   })
 })

@@ -179,7 +179,14 @@ export function useAnswerAsk() {
       id,
       ...body
     }:
-      | { id: string; status: 'ACCEPTED'; dueAt: string; requesterComment: string }
+      | {
+          id: string
+          status: 'ACCEPTED'
+          dueAt: string
+          requesterComment: string
+          /** Issue 28: the owner's condition photos and note with the loan offered. */
+          condition?: TConditionInput
+        }
       | { id: string; status: 'DECLINED'; reason: string }) =>
       api.put(`/borrow-requests/${enc(id)}`, body, ZBorrowRequestResponse),
     onSettled,

@@ -1,8 +1,10 @@
-import type { TBorrowRequest, TItem } from '@circles/shared'
+import { LIMITS, type TBorrowRequest, type TItem } from '@circles/shared'
 import { HandHelping, RotateCw } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { type DueValue, DueFields } from '@/components/lending/due-fields'
+import { ConditionEditor } from '@/components/condition/condition-editor'
+import { useConditionPhotos } from '@/components/condition/use-condition-photos'
 import { FormDialog } from '@/components/lending/form-dialog'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -49,6 +51,9 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
   const [due, setDue] = useState<DueValue>({ date: '', time: END_OF_DAY })
   const [dueError, setDueError] = useState<string>()
   const [text, setText] = useState('')
+  // Issue 28: the condition the owner lends it in (photos and a note with the offer).
+  const photos = useConditionPhotos()
+  const [conditionNote, setConditionNote] = useState('')
 
   const isOwner = item.ownerId === viewerId
   const isBorrower = item.lending.loan?.borrower.id === viewerId
@@ -96,10 +101,18 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
     const dueAt = pickedDue()
     if (!dueAt) return
     if (dialog.kind === 'accept') {
+      const note = conditionNote.trim()
+      const condition =
+        photos.photoIds.length || note ? { photoIds: photos.photoIds, note: note || null } : undefined
       answer.mutate(
-        { id: dialog.ask.id, status: 'ACCEPTED', dueAt, requesterComment: text },
+        { id: dialog.ask.id, status: 'ACCEPTED', dueAt, requesterComment: text, condition },
         {
-          onSuccess: succeeded(t('ask.accepted', { name: personName(dialog.ask.asker.name) })),
+          onSuccess: () => {
+            // Attached now: the editor forgets them without deleting.
+            photos.reset()
+            setConditionNote('')
+            succeeded(t('ask.accepted', { name: personName(dialog.ask.asker.name) }))()
+          },
           onError: failed,
         },
       )
@@ -111,6 +124,12 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
       { onSuccess: succeeded(t('ask.sent', { name: personName(item.owner.name) })), onError: failed },
     )
   }
+
+  const conditionWaiting = photos.uploading
+    ? t('condition.waitForUploads')
+    : photos.failed
+      ? t('condition.fixFailed')
+      : null
 
   let body
   if (asks.isPending) {
@@ -258,6 +277,8 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
         cancelLabel={t('dialog.cancel')}
         tone={dialog?.kind === 'decline' ? 'danger' : 'primary'}
         pending={pending}
+        submitDisabled={dialog?.kind === 'accept' && conditionWaiting !== null}
+        note={dialog?.kind === 'accept' ? conditionWaiting : null}
         error={dialogError}
         onSubmit={submit}
         onClose={close}
@@ -288,6 +309,15 @@ export function BorrowQueue({ item, viewerId }: { item: TItem; viewerId: string 
           value={text}
           onChange={setText}
         />
+        {dialog?.kind === 'accept' ? (
+          <ConditionEditor
+            photos={photos}
+            note={conditionNote}
+            onNoteChange={setConditionNote}
+            disabled={pending}
+            hint={t('condition.hint', { max: LIMITS.conditionPhotosMax })}
+          />
+        ) : null}
       </FormDialog>
     </section>
   )
