@@ -42,7 +42,7 @@ async function jpegBytes(page: Page): Promise<Buffer> {
   return Buffer.from(base64, 'base64')
 }
 
-test('request with two camera photos and a note, accept with a photo and a note, both on the condition timeline', async ({
+test('request with two camera photos and a note, accept with a photo and a note, both on the condition timeline and the block page', async ({
   page,
   request,
   browser,
@@ -182,4 +182,12 @@ test('request with two camera photos and a note, accept with a photo and a note,
   await screenshotScreen(page, 'condition-timeline-de-390')
   await page.setViewportSize({ width: 1280, height: 900 })
   await screenshotScreen(page, 'condition-timeline-de-1280')
+
+  // The block that records them: each of the three photos checked on Ida's device against its digest.
+  await deEntry.getByRole('link', { name: /^Festgehalten in Block #\d+$/ }).click()
+  await expect(page).toHaveURL(/\/blockchain\/[0-9a-f-]{36}$/)
+  const condition = page.getByRole('region', { name: 'Zustand' })
+  await expect(condition.getByText(/^Festgehalten in Block #\d+$/)).toHaveCount(3)
+  await expect(condition.getByText('Received with a dent on the lid')).toBeVisible()
+  await expectAccessible(page, axe)
 })
