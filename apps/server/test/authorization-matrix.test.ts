@@ -882,6 +882,11 @@ function table(): Record<string, Row> {
       expect: circleA(OK),
       call: () => ({ url: `/api/ledger/${A()}/proof/consistency?from=1&to=1` }),
     },
+    // Issue 29: the tree's tiles, for members (the tile of a tree of one block or more).
+    'GET /api/ledger/:circleId/tile/*': {
+      expect: circleA(OK),
+      call: () => ({ url: `/api/ledger/${A()}/tile/0/000.p/1` }),
+    },
     'GET /api/ledger/:circleId/export': {
       expect: circleA(OK),
       call: () => ({ url: `/api/ledger/${A()}/export` }),

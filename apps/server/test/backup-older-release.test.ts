@@ -60,7 +60,7 @@ describe('a backup from an older release', () => {
     // names (0014), no socket event log (0015), and its migration level.
     // Nor what 0016 (lending, issue 26) adds, nor the items' label codes of 0017 (issue 27), which the
     // migration gives the restored items, nor 0018's push switches and tables (issue 27), nor 0019's
-    // condition evidence (issue 28).
+    // condition evidence (issue 28), nor 0020's tiles (issue 29).
     const droppedColumns: Record<string, string[]> = {
       users: [
         'deleted_at',
@@ -85,6 +85,7 @@ describe('a backup from an older release', () => {
         'receiver_as_described',
       ],
       blocks: ['loan_id', 'due_at', 'evidence'],
+      ledger_heads: ['tiled_size'],
       items: ['code'],
     }
     const droppedTables = [
@@ -97,6 +98,7 @@ describe('a backup from an older release', () => {
       'push_subscriptions',
       'push_outbox',
       'condition_photos',
+      'ledger_tiles',
     ]
     const levelOf0012 = 13
     const older = await rewritten(file, (lines) => {

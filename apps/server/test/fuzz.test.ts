@@ -153,6 +153,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/ledger/:circleId/proof/inclusion': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/proof/inclusions': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/proof/consistency': { params: { circleId: ['circle'] } },
+  'GET /api/ledger/:circleId/tile/*': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/export': { params: { circleId: ['circle'] } },
   // dashboard
   'GET /api/activities/recent': {},

@@ -177,6 +177,7 @@ describe('erasing a person from the ledger', () => {
       failingBlocks: [],
       redactedBlocks: 2,
       failingPhotos: [],
+      treeMatchesCheckpoint: true,
     })
     // Nothing that is hashed or signed changed: hashes, the newest checkpoint.
     const rows = await t.database.db.select().from(blocks).where(eq(blocks.circleId, circle.id))

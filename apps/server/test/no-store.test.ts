@@ -120,6 +120,16 @@ describe('Cache-Control on API answers', () => {
       expect(ok('GET', url), url).toBe(true)
     }
     expect(answers.filter((a) => a.who === 'anonymous' && a.status === 401).length).toBeGreaterThan(20)
+    // Issue 29: a ledger tile's bytes never change for its path; the member's browser keeps it. Only the
+    // tile itself: a refusal is no-store like every other answer.
+    const tile = `/api/ledger/${circle.id}/tile/0/000.p/1`
+    const tileAnswer = await t.app.inject({ url: tile, headers: admin.auth })
+    expect(tileAnswer.statusCode).toBe(200)
+    expect(tileAnswer.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+    expect((await t.app.inject({ url: tile })).headers['cache-control']).toBe('no-store')
+    expect((await t.app.inject({ url: `${tile}0`, headers: admin.auth })).headers['cache-control']).toBe(
+      'no-store',
+    )
     // The OpenAPI documentation is public (the app's pages and files: platform.test.ts).
     expect((await t.app.inject('/api/docs/json')).headers['cache-control']).not.toBe('no-store')
   })

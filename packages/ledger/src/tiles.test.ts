@@ -9,6 +9,7 @@ import {
   rootHash,
 } from './merkle'
 import {
+  buildTiles,
   entryBundle,
   newTiles,
   parseTilePath,
@@ -118,6 +119,14 @@ describe('which tiles a tree has', () => {
       { level: 0, index: 0, width: 256 },
       { level: 1, index: 0, width: 1 },
     ])
+  })
+
+  it('buildTiles writes every hash tile of a tree, as tileBytes reads them', () => {
+    const leaves = leavesOf(70_000)
+    const built = buildTiles(leaves)
+    expect(built.map((b) => b.tile)).toEqual(newTiles(0, 70_000).filter((t) => t.level !== 'entries'))
+    for (const { tile, data } of built.filter((b) => b.tile.level !== 0 || b.tile.index % 50 === 0))
+      expect(Buffer.from(data).equals(Buffer.from(tileBytes(leaves, tile))), tilePath(tile)).toBe(true)
   })
 
   it('an append writes only the tiles that are new or wider', () => {

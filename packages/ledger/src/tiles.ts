@@ -200,6 +200,33 @@ export function tiledTree(size: number, read: TileReader) {
   }
 }
 
+/** The hash a full tile contributes to the level above: the root of the 256 hashes it holds. */
+export function fullTileHash(data: Uint8Array): Hash {
+  if (data.length !== TILE_WIDTH * HASH_SIZE) throw new RangeError('not a full tile')
+  return subtreeOf(data, 0, TILE_WIDTH)
+}
+
+/**
+ * Every hash tile of a tree of these leaves, level by level (each full tile's hash feeding the level
+ * above): O(n) hashes. For a log whose tiles were never written; appends keep them with `fullTileHash`.
+ */
+export function buildTiles(leaves: readonly Hash[]): { tile: Tile; data: Uint8Array }[] {
+  const built: { tile: Tile; data: Uint8Array }[] = []
+  let hashes: readonly Hash[] = leaves
+  for (let level = 0; hashes.length > 0; level++) {
+    const above: Hash[] = []
+    for (let index = 0; index * TILE_WIDTH < hashes.length; index++) {
+      const part = hashes.slice(index * TILE_WIDTH, (index + 1) * TILE_WIDTH)
+      const data = new Uint8Array(part.length * HASH_SIZE)
+      part.forEach((hash, i) => data.set(hash, i * HASH_SIZE))
+      built.push({ tile: { level, index, width: part.length }, data })
+      if (part.length === TILE_WIDTH) above.push(fullTileHash(data))
+    }
+    hashes = above
+  }
+  return built
+}
+
 /**
  * The bytes of a hash tile of a tree, from its leaf hashes (the server's writer and the tests): the
  * hashes at height 8·level, `width` of them from `index`·256.

@@ -120,6 +120,7 @@ export const MESSAGES = {
   // Handovers (spec 001 §4, §5, §8).
   handoverNotFound: 'Handover not found',
   handoverTextMax: 'Comments and the secret message must be at most 1000 characters',
+  ledgerNoSuchTile: 'This tile is not part of the ledger.',
   // Condition evidence (issue 28).
   conditionTooManyPhotos: 'At most 4 photos per side of a handover.',
   conditionNoteMax: 'The condition note can be at most 1000 characters.',

@@ -64,7 +64,8 @@ export function securityHeaders(https: boolean): Record<string, string> {
  * Whether an answer to this URL may be stored by the browser or a cache on the way: every API answer
  * is someone's data or depends on who asks (sessions, members' pictures, error answers to them
  * included), so none is; the OpenAPI documentation is public. The app's pages and files keep the
- * caching spa.ts gives them.
+ * caching spa.ts gives them. One route sets its own: a ledger tile (issue 29), whose bytes never change
+ * for its path, is kept privately by the member's browser.
  */
 export function isNoStoreUrl(url: string): boolean {
   return (

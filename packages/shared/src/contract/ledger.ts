@@ -145,6 +145,11 @@ export const ZVerificationResult = named(
     redactedBlocks: z.number().check(z.int()),
     /** Issue 28: condition photos whose stored bytes are not the ones their block recorded. */
     failingPhotos: z.array(ZFailingPhoto),
+    /**
+     * Issue 29: whether the stored blocks make the root of the newest signed checkpoint (a block
+     * rewritten with every hash recomputed, but not signed again, does not).
+     */
+    treeMatchesCheckpoint: z.boolean(),
   }),
   'VerificationResult',
 )

@@ -2,6 +2,7 @@ import type { BlockEvidence } from '@circles/ledger'
 import { sql } from 'drizzle-orm'
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -17,6 +18,7 @@ import { items } from './items'
 import { users } from './users'
 
 const timestampTz = (name: string) => timestamp(name, { withTimezone: true })
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
 /**
  * A request to hand an item to another member (spec 001 §4): PENDING until the receiver confirms or
@@ -152,7 +154,29 @@ export const ledgerHeads = pgTable('ledger_heads', {
   frontier: jsonb('frontier').$type<string[]>().notNull().default([]),
   /** The newest signed checkpoint (C2SP signed note); null until the first append that signs. */
   checkpoint: text('checkpoint'),
+  /**
+   * Issue 29: how many leaves `ledger_tiles` holds. Equal to `size` once the tiles are written; a log
+   * appended to before tiles existed gets them built once, under the lock, then kept by every append.
+   */
+  tiledSize: integer('tiled_size').notNull().default(0),
 })
+
+/**
+ * Issue 29 (C2SP tlog-tiles): each circle's Merkle tree as tiles of up to 256 hashes. Level 0 holds the
+ * leaf hashes, level L the hashes of full tiles of level L-1. One row per tile, its hashes concatenated;
+ * a tile grows until full (a partial tile of width W is always the first W hashes of the stored one).
+ * Written by the append, in its transaction.
+ */
+export const ledgerTiles = pgTable(
+  'ledger_tiles',
+  {
+    circleId: uuid('circle_id').notNull(),
+    level: integer('level').notNull(),
+    idx: integer('idx').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.level, t.idx] })],
+)
 
 /** Every signed checkpoint of a circle's log, append-only: what a member may have seen before. */
 export const ledgerCheckpoints = pgTable(

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
-import { blocks, ledgerCheckpoints, ledgerHeads } from '../../db/schema'
+import { blocks, ledgerCheckpoints, ledgerHeads, ledgerTiles } from '../../db/schema'
 
 /**
  * Issue 24 (docs/decisions/0034): what the account deletion does to the ledger, in the caller's
@@ -39,6 +39,7 @@ export async function deleteCircleLedger(tx: Executor, circleId: string): Promis
   await tx.execute(sql`select set_config('circles.delete_circle_ledger', ${circleId}, true)`)
   await tx.delete(blocks).where(eq(blocks.circleId, circleId))
   await tx.delete(ledgerCheckpoints).where(eq(ledgerCheckpoints.circleId, circleId))
+  await tx.delete(ledgerTiles).where(eq(ledgerTiles.circleId, circleId))
   await tx.delete(ledgerHeads).where(eq(ledgerHeads.circleId, circleId))
   await tx.execute(sql`select set_config('circles.delete_circle_ledger', '', true)`)
 }

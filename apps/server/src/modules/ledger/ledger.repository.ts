@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import {
   blocks,
@@ -8,6 +8,7 @@ import {
   items,
   ledgerCheckpoints,
   ledgerHeads,
+  ledgerTiles,
 } from '../../db/schema'
 
 export type BlockRow = typeof blocks.$inferSelect
@@ -24,6 +25,7 @@ export async function lockHead(tx: Executor, circleId: string) {
         size: ledgerHeads.size,
         headHash: ledgerHeads.headHash,
         frontier: ledgerHeads.frontier,
+        tiledSize: ledgerHeads.tiledSize,
         circleName: circles.name,
       })
       .from(ledgerHeads)
@@ -50,10 +52,55 @@ export async function appendBlock(
   const size = block.height + 1
   await tx
     .update(ledgerHeads)
-    .set({ size, headHash: block.hash, frontier: tree.frontier, checkpoint: tree.checkpoint })
+    // The append wrote the new leaf's tiles in this transaction (issue 29).
+    .set({
+      size,
+      headHash: block.hash,
+      frontier: tree.frontier,
+      checkpoint: tree.checkpoint,
+      tiledSize: size,
+    })
     .where(eq(ledgerHeads.circleId, block.circleId))
   await tx.insert(ledgerCheckpoints).values({ circleId: block.circleId, size, note: tree.checkpoint })
   return row!
+}
+
+/** Adds a hash at the end of a tile (created with it), in the append's transaction (issue 29). */
+export async function appendToTile(tx: Executor, circleId: string, level: number, idx: number, hash: Buffer) {
+  await tx
+    .insert(ledgerTiles)
+    .values({ circleId, level, idx, data: hash })
+    .onConflictDoUpdate({
+      target: [ledgerTiles.circleId, ledgerTiles.level, ledgerTiles.idx],
+      set: { data: sql`${ledgerTiles.data} || excluded.data` },
+    })
+}
+
+/** The stored tiles among `wanted` (as stored: possibly wider than asked). */
+export async function readTiles(db: Executor, circleId: string, wanted: { level: number; idx: number }[]) {
+  if (wanted.length === 0) return []
+  return db
+    .select({ level: ledgerTiles.level, idx: ledgerTiles.idx, data: ledgerTiles.data })
+    .from(ledgerTiles)
+    .where(
+      and(
+        eq(ledgerTiles.circleId, circleId),
+        or(...wanted.map((w) => and(eq(ledgerTiles.level, w.level), eq(ledgerTiles.idx, w.idx)))),
+      ),
+    )
+}
+
+/** A log's tiles written anew (one that had none), up to `size` leaves. */
+export async function replaceTiles(
+  tx: Executor,
+  circleId: string,
+  size: number,
+  tiles: { level: number; idx: number; data: Buffer }[],
+) {
+  await tx.delete(ledgerTiles).where(eq(ledgerTiles.circleId, circleId))
+  for (let i = 0; i < tiles.length; i += 500)
+    await tx.insert(ledgerTiles).values(tiles.slice(i, i + 500).map((t) => ({ circleId, ...t })))
+  await tx.update(ledgerHeads).set({ tiledSize: size }).where(eq(ledgerHeads.circleId, circleId))
 }
 
 /** The leaf hashes of a circle's first `size` blocks, in order: for proofs and for a frontier rebuild. */

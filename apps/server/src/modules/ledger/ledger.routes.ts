@@ -18,6 +18,7 @@ import {
 } from '@circles/shared'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod/mini'
 import { currentUser } from '../auth/auth.plugin'
 import type { LedgerService } from './ledger.service'
 
@@ -137,6 +138,23 @@ export function ledgerLogRoutes(ledger: LedgerService) {
           request.query.from,
           request.query.to,
         ),
+    )
+    // Issue 29 (C2SP tlog-tiles): the tree as tiles. A tile's bytes never change for its path, so the
+    // browser keeps it (privately: members only), unlike every other API answer.
+    app.get(
+      '/:circleId/tile/*',
+      { onRequest, schema: { tags, security, params: z.object({ ...params.shape, '*': z.string() }) } },
+      async (request, reply) => {
+        const tile = await ledger.tile(
+          currentUser(request),
+          request.params.circleId,
+          `tile/${request.params['*']}`,
+        )
+        return reply
+          .type('application/octet-stream')
+          .header('cache-control', 'private, max-age=31536000, immutable')
+          .send(tile.bytes)
+      },
     )
     app.get(
       '/:circleId/export',

@@ -8,10 +8,7 @@ import {
   blockBytes,
   blockHash,
   circleOrigin,
-  consistencyProof,
   emptyRoot,
-  inclusionProof,
-  merkleTree,
   createChainVerifier,
   emptyFrontier,
   type Frontier,
@@ -23,6 +20,14 @@ import {
   SIDES,
   signCheckpoint,
   type StoredBlock,
+  buildTiles,
+  fullTileHash,
+  openCheckpoint,
+  parseTilePath,
+  parseVerifierKey,
+  type Tile,
+  tiledTree,
+  TILE_WIDTH,
 } from '@circles/ledger'
 import { randomBytes } from 'node:crypto'
 import {
@@ -216,6 +221,67 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
   }
 
   /**
+   * Issue 29: a new leaf at `index` of level 0. Its tile grows by one hash; a tile that becomes full
+   * hands its hash to the tile above, and so on (once in 256 appends, once in 65,536, …).
+   */
+  async function addToTiles(tx: Executor, circleId: string, index: number, leaf: Uint8Array) {
+    let [level, at, hash] = [0, index, leaf]
+    for (;;) {
+      const idx = Math.floor(at / TILE_WIDTH)
+      await repo.appendToTile(tx, circleId, level, idx, Buffer.from(hash))
+      if ((at + 1) % TILE_WIDTH !== 0) return
+      const [full] = await repo.readTiles(tx, circleId, [{ level, idx }])
+      hash = fullTileHash(Uint8Array.from(full!.data))
+      ;[level, at] = [level + 1, idx]
+    }
+  }
+
+  /** The tiles of a log written before tiles existed, built once from its leaves under the lock. */
+  async function writeAllTiles(tx: Executor, circleId: string, size: number) {
+    const leaves = (await repo.leafHashes(tx, circleId, size)).map(fromHex)
+    const tiles = buildTiles(leaves).map(({ tile, data }) => ({
+      level: tile.level as number,
+      idx: tile.index,
+      data: Buffer.from(data),
+    }))
+    await repo.replaceTiles(tx, circleId, size, tiles)
+  }
+
+  /** Makes sure a log appended to before tiles existed has them (once, under its lock). */
+  async function ensureTiles(circleId: string, head: { size: number; tiledSize: number }) {
+    if (head.tiledSize === head.size) return
+    await ctx.db.transaction(async (tx) => {
+      const locked = await repo.lockHead(tx, circleId)
+      if (locked.tiledSize !== locked.size) await writeAllTiles(tx, circleId, locked.size)
+    })
+  }
+
+  /** Reads a circle's tiles for a tree of any size up to the head's (a narrower tile is a prefix). */
+  function tileReader(db: Executor, circleId: string) {
+    return async (tiles: Tile[]) => {
+      const rows = await repo.readTiles(
+        db,
+        circleId,
+        tiles.map((t) => ({ level: t.level as number, idx: t.index })),
+      )
+      const stored = new Map(rows.map((row) => [`${row.level}/${row.idx}`, row.data]))
+      return tiles.map((t) => {
+        const data = stored.get(`${t.level as number}/${t.index}`)
+        if (!data || data.length < t.width * 32) throw new Error(`tile ${t.level}/${t.index} is missing`)
+        return Uint8Array.from(data.subarray(0, t.width * 32))
+      })
+    }
+  }
+
+  /** The head of a member's circle with its tiles written: what the proofs and tiles are read for. */
+  async function tiledHead(actor: TUser, circleId: string) {
+    await requireMember(ctx.db, circleId, actor)
+    const head = await repo.headOf(ctx.db, circleId)
+    if (head) await ensureTiles(circleId, head)
+    return { size: head?.size ?? 0, tree: (size: number) => tiledTree(size, tileReader(ctx.db, circleId)) }
+  }
+
+  /**
    * Locks the circle's ledger head for the caller's transaction (before the rows it then locks, in the
    * same order everywhere) and answers the appends made under that lock: the circle's appends run one at
    * a time, and unique (circle, height) and (circle, prevHash) stop a fork should anything get past the
@@ -226,6 +292,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     let size = head.size
     let headHash = head.headHash
     let frontier: Frontier | undefined
+    let tiled = head.tiledSize
 
     async function append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
       const startedAt = performance.now()
@@ -251,6 +318,10 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
         evidence: request.evidence ?? null,
       }
       const hash = blockHash(content)
+      // Issue 29: the leaf goes into its tiles in this transaction (a log without tiles gets them first).
+      if (tiled !== size) await writeAllTiles(tx, circleId, size)
+      await addToTiles(tx, circleId, size, fromHex(hash))
+      tiled = size + 1
       const before = (frontier ??= await frontierOf(tx, circleId, head))
       const after = appendLeaf(before, fromHex(hash))
       const checkpoint = signCheckpoint(
@@ -357,22 +428,33 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
    */
   async function verify(actor: TUser, circleId: string): Promise<TVerificationResult> {
     await requireMemberForLogRead(actor, circleId)
+    // Issue 29: the stored leaves must also make the root the server signed last. A block rewritten
+    // with its hash recomputed (and every later link) passes the chain check; it fails this one.
+    const signed = signedTree((await repo.headOf(ctx.db, circleId))?.checkpoint ?? null)
     const verifier = createChainVerifier()
     const failingPhotos: TFailingPhoto[] = []
+    let frontier = emptyFrontier()
+    let treeMatchesCheckpoint = signed === null
     let after = -1
     for (;;) {
       const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE)
-      for (const row of page) verifier.push(storedBlockOf(row))
+      for (const row of page) {
+        verifier.push(storedBlockOf(row))
+        frontier = appendLeaf(frontier, fromHex(row.hash))
+        if (signed && frontier.size === signed.size)
+          treeMatchesCheckpoint = toHex(frontierRoot(frontier)) === toHex(signed.rootHash)
+      }
       failingPhotos.push(...(await checkPhotos(page)))
       if (page.length < VERIFY_PAGE) break
       after = page[page.length - 1]!.height
     }
     const result = verifier.result()
-    const valid = result.valid && failingPhotos.length === 0
+    const valid = result.valid && failingPhotos.length === 0 && treeMatchesCheckpoint
     return {
       ...result,
       valid,
       failingPhotos,
+      treeMatchesCheckpoint,
       message: valid ? MESSAGES.ledgerValid : MESSAGES.ledgerCompromised,
     }
   }
@@ -407,6 +489,17 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     return failing
   }
 
+  /** The size and root of a checkpoint this server signed; null without one (an empty log). */
+  function signedTree(note: string | null) {
+    if (!note) return null
+    try {
+      return openCheckpoint(note, signer.verifierKeys.map(parseVerifierKey)).checkpoint
+    } catch {
+      // A stored checkpoint that no key of ours opens: nothing the leaves can be held against.
+      return { size: -1, rootHash: new Uint8Array(32) }
+    }
+  }
+
   /** The verifier keys members check checkpoints with; no session needed (issue 14). */
   function keys(): { keys: string[] } {
     return { keys: signer.verifierKeys }
@@ -437,56 +530,65 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     await ctx.rateLimits.consume([['ledgerLogReadsPerAccount', actor.id]], MESSAGES.tooManyRequests)
   }
 
-  async function sizeOf(actor: TUser, circleId: string): Promise<number> {
-    await requireMemberForLogRead(actor, circleId)
-    return (await repo.headOf(ctx.db, circleId))?.size ?? 0
-  }
-
-  /** RFC 6962 audit path of entry `index` in the tree of `size` entries. */
+  /**
+   * RFC 6962 audit path of entry `index` in the tree of `size` entries, built from the circle's tiles:
+   * O(log n) reads (issue 29), so proofs need no rationing beyond the API's.
+   */
   async function inclusion(actor: TUser, circleId: string, index: number, size: number) {
-    const current = await sizeOf(actor, circleId)
-    if (size < 1 || size > current || index >= size)
+    const head = await tiledHead(actor, circleId)
+    if (size < 1 || size > head.size || index >= size)
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
-    const leaves = (await repo.leafHashes(ctx.db, circleId, size)).map(fromHex)
+    const tree = head.tree(size)
+    const [[leaf], proof] = await Promise.all([tree.leafHashes(index, index + 1), tree.inclusionProof(index)])
     return {
       index,
       size,
-      leafHash: toHex(leaves[index]!),
-      proof: inclusionProof(index, leaves).map(toHex),
+      leafHash: toHex(leaf!),
+      proof: proof.map(toHex),
       checkpoint: await checkpointOfSize(circleId, size),
     }
   }
 
-  /** The audit paths of several entries in the tree of `size` entries, from one read of the leaves. */
+  /** The audit paths of several entries in the tree of `size` entries. */
   async function inclusions(actor: TUser, circleId: string, indexes: number[], size: number) {
-    const current = await sizeOf(actor, circleId)
-    if (size < 1 || size > current || indexes.some((index) => index >= size))
+    const head = await tiledHead(actor, circleId)
+    if (size < 1 || size > head.size || indexes.some((index) => index >= size))
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
-    const leaves = (await repo.leafHashes(ctx.db, circleId, size)).map(fromHex)
-    const tree = merkleTree(leaves)
-    return {
-      size,
-      checkpoint: await checkpointOfSize(circleId, size),
-      proofs: [...new Set(indexes)].map((index) => ({
-        index,
-        leafHash: toHex(leaves[index]!),
-        proof: tree.inclusionProof(index).map(toHex),
-      })),
+    const tree = head.tree(size)
+    const proofs = []
+    for (const index of new Set(indexes)) {
+      const [[leaf], proof] = await Promise.all([
+        tree.leafHashes(index, index + 1),
+        tree.inclusionProof(index),
+      ])
+      proofs.push({ index, leafHash: toHex(leaf!), proof: proof.map(toHex) })
     }
+    return { size, checkpoint: await checkpointOfSize(circleId, size), proofs }
   }
 
   /** RFC 6962 proof that the tree of `from` entries is a prefix of the tree of `to`. */
   async function consistency(actor: TUser, circleId: string, from: number, to: number) {
-    const current = await sizeOf(actor, circleId)
-    if (from < 1 || from > to || to > current)
+    const head = await tiledHead(actor, circleId)
+    if (from < 1 || from > to || to > head.size)
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
-    const leaves = (await repo.leafHashes(ctx.db, circleId, to)).map(fromHex)
-    return {
-      from,
-      to,
-      proof: consistencyProof(from, leaves).map(toHex),
-      checkpoint: await checkpointOfSize(circleId, to),
-    }
+    const proof = await head.tree(to).consistencyProof(from)
+    return { from, to, proof: proof.map(toHex), checkpoint: await checkpointOfSize(circleId, to) }
+  }
+
+  /**
+   * A tile of the circle's tree (C2SP tlog-tiles, issue 29): `tile/<L>/<N>[.p/<W>]` for members. Only
+   * tiles of trees the log has had: a full tile once its 256 hashes exist, a partial one up to the width
+   * the level has. Entry bundles are not served yet.
+   */
+  async function tile(actor: TUser, circleId: string, path: string): Promise<{ bytes: Buffer }> {
+    const head = await tiledHead(actor, circleId)
+    const wanted = parseTilePath(path)
+    if (!wanted || wanted.level === 'entries') throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchTile)
+    const levelSize = Math.floor(head.size / TILE_WIDTH ** wanted.level)
+    if (wanted.index * TILE_WIDTH + wanted.width > levelSize)
+      throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchTile)
+    const [bytes] = await tileReader(ctx.db, circleId)([wanted])
+    return { bytes: Buffer.from(bytes!) }
   }
 
   /**
@@ -557,6 +659,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     inclusion,
     inclusions,
     consistency,
+    tile,
     exportLog,
   }
 }

@@ -91,6 +91,7 @@ describe('ledger page', () => {
           blockCount: 1,
           failingBlocks: [failing],
           redactedBlocks: 0,
+          treeMatchesCheckpoint: true,
           failingPhotos: [],
         }),
     })
@@ -115,6 +116,7 @@ describe('ledger page', () => {
           blockCount: 4,
           failingBlocks: [],
           redactedBlocks: 0,
+          treeMatchesCheckpoint: true,
           failingPhotos: [
             {
               blockId: v5.id,
@@ -143,6 +145,31 @@ describe('ledger page', () => {
     )
   })
 
+  it('says so when the stored blocks do not make the signed tree, with every block passing (issue 29)', async () => {
+    mockApi({
+      [`GET /api/blockchain/circle/${CIRCLE}`]: () => json(200, { blocks: [block(0)] }),
+      [`GET /api/blockchain/verify/${CIRCLE}`]: () =>
+        json(200, {
+          valid: false,
+          message: MESSAGES.ledgerCompromised,
+          blockCount: 1,
+          failingBlocks: [],
+          redactedBlocks: 0,
+          treeMatchesCheckpoint: false,
+          failingPhotos: [],
+        }),
+      '*': () => json(503, { message: MESSAGES.notFound }),
+    })
+    await render(`/blockchain/circle/${CIRCLE}`)
+    fireEvent.click(await screen.findByRole('button', { name: 'Verify chain' }))
+    expect(await screen.findByText('Compromised')).toBeTruthy()
+    expect(
+      screen.getByText(
+        'The stored blocks do not make the tree the server signed last: a block was rewritten and its hashes recomputed.',
+      ),
+    ).toBeTruthy()
+  })
+
   it('shows an erased name as Deleted member, a calm note on a redacted block, and counts it (issue 24)', async () => {
     const redacted = block(0)
     redacted.content = {
@@ -160,6 +187,7 @@ describe('ledger page', () => {
           blockCount: 1,
           failingBlocks: [],
           redactedBlocks: 1,
+          treeMatchesCheckpoint: true,
           failingPhotos: [],
         }),
       '*': () => json(404, { message: MESSAGES.notFound }),
@@ -187,6 +215,7 @@ describe('ledger page', () => {
           blockCount: 1,
           failingBlocks: [],
           redactedBlocks: 0,
+          treeMatchesCheckpoint: true,
           failingPhotos: [],
         }),
       '*': () => json(404, { message: MESSAGES.notFound }),

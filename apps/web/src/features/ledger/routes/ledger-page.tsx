@@ -48,6 +48,7 @@ function VerificationResult({ result, deviceAlarm }: { result: TVerificationResu
       <p>{t('verify.counts', { count: result.blockCount, failing: result.failingBlocks.length })}</p>
       {result.redactedBlocks > 0 ? <p>{t('verify.redacted', { count: result.redactedBlocks })}</p> : null}
       {result.valid && deviceAlarm ? <p>{t('verify.butDeviceAlarm')}</p> : null}
+      {result.treeMatchesCheckpoint ? null : <p>{t('verify.treeMismatch')}</p>}
       {result.failingPhotos.length > 0 ? (
         <ul className="mt-1 flex flex-col gap-0.5" data-testid="verify-failing-photos">
           {result.failingPhotos.map((photo) => (
