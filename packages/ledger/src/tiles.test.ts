@@ -187,6 +187,17 @@ describe('proofs from tiles equal RFC 6962 proofs', () => {
     )
   }, 60_000)
 
+  it('gives several audit paths with their leaves from one batch of tiles', async () => {
+    const leaves = leavesOf(600)
+    const source = reader(leaves)
+    const tree = tiledTree(600, source.read)
+    const indexes = [0, 255, 256, 599, 300]
+    const proofs = await tree.inclusionProofs(indexes)
+    expect(proofs.map((p) => hex(p.proof))).toEqual(indexes.map((i) => hex(inclusionProof(i, leaves))))
+    expect(proofs.map((p) => hex([p.leaf])[0])).toEqual(indexes.map((i) => hex([leaves[i]!])[0]))
+    expect(source.asked).toHaveLength(1)
+  })
+
   it('refuses a tile of the wrong length', async () => {
     const tree = tiledTree(10, (tiles) => Promise.resolve(tiles.map(() => new Uint8Array(32))))
     await expect(tree.root()).rejects.toThrow(/has 32 bytes, not 320/)

@@ -191,11 +191,18 @@ export function tiledTree(size: number, read: TileReader) {
       if (!Number.isSafeInteger(from) || from < 1 || from > size) throw new RangeError('size out of range')
       return hashes(consistencyRanges(from, 0, size, true))
     },
-    /** The leaf hashes `[from, to)`, e.g. to compare with blocks shown. */
-    leafHashes(from: number, to: number): Promise<Hash[]> {
-      const ranges: Range[] = []
-      for (let i = from; i < to; i++) ranges.push([i, i + 1])
-      return hashes(ranges)
+    /** Several leaves' hashes with their audit paths, from one batch of tiles (a page of blocks). */
+    async inclusionProofs(indexes: readonly number[]): Promise<{ leaf: Hash; proof: Hash[] }[]> {
+      for (const index of indexes)
+        if (!Number.isSafeInteger(index) || index < 0 || index >= size)
+          throw new RangeError('index out of range')
+      const plans = indexes.map((index) => [[index, index + 1] as const, ...inclusionRanges(index, 0, size)])
+      const all = await hashes(plans.flat())
+      let at = 0
+      return plans.map((plan) => {
+        const [leaf, ...proof] = all.slice(at, (at += plan.length))
+        return { leaf: leaf!, proof }
+      })
     },
   }
 }

@@ -538,13 +538,12 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     const head = await tiledHead(actor, circleId)
     if (size < 1 || size > head.size || index >= size)
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
-    const tree = head.tree(size)
-    const [[leaf], proof] = await Promise.all([tree.leafHashes(index, index + 1), tree.inclusionProof(index)])
+    const [path] = await head.tree(size).inclusionProofs([index])
     return {
       index,
       size,
-      leafHash: toHex(leaf!),
-      proof: proof.map(toHex),
+      leafHash: toHex(path!.leaf),
+      proof: path!.proof.map(toHex),
       checkpoint: await checkpointOfSize(circleId, size),
     }
   }
@@ -554,15 +553,13 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     const head = await tiledHead(actor, circleId)
     if (size < 1 || size > head.size || indexes.some((index) => index >= size))
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
-    const tree = head.tree(size)
-    const proofs = []
-    for (const index of new Set(indexes)) {
-      const [[leaf], proof] = await Promise.all([
-        tree.leafHashes(index, index + 1),
-        tree.inclusionProof(index),
-      ])
-      proofs.push({ index, leafHash: toHex(leaf!), proof: proof.map(toHex) })
-    }
+    const unique = [...new Set(indexes)]
+    const paths = await head.tree(size).inclusionProofs(unique)
+    const proofs = unique.map((index, i) => ({
+      index,
+      leafHash: toHex(paths[i]!.leaf),
+      proof: paths[i]!.proof.map(toHex),
+    }))
     return { size, checkpoint: await checkpointOfSize(circleId, size), proofs }
   }
 
