@@ -9,6 +9,7 @@ import { blocks, ledgerHeads } from '../src/db/schema'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
 import { createTestApp, type TestApp } from './support/test-app'
+import { legacyBlockRow } from './support/legacy-blocks'
 
 let t: TestApp
 beforeAll(async () => {
@@ -206,26 +207,9 @@ describe('blocks written before encoding v2', () => {
         ownership: 'PARTIAL',
         commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
       }
-      const hash = blockHash(content)
-      await t.database.db.insert(blocks).values({
-        circleId: c.id,
-        height,
-        hash,
-        prevHash,
-        version: 1,
-        kind: content.kind,
-        first: content.first,
-        time: content.time,
-        circleName: content.circle.name,
-        handoverId: null,
-        itemId: content.item.id,
-        itemName: content.item.name,
-        fromId: content.from.id,
-        fromName: content.from.name,
-        toId: content.to.id,
-        toName: content.to.name,
-        ownership: 'PARTIAL',
-      })
+      const row = legacyBlockRow(content)
+      await t.database.db.insert(blocks).values(row)
+      const hash = row.hash
       old.push(content)
       prevHash = hash
     }

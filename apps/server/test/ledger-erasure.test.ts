@@ -22,6 +22,7 @@ import { blocks, ledgerCheckpoints, ledgerHeads } from '../src/db/schema'
 import { deleteCircleLedger, erasePersonFromLedger } from '../src/modules/ledger/ledger-erasure'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
+import { legacyBlockRow } from './support/legacy-blocks'
 import { createTestApp, type TestApp } from './support/test-app'
 
 let t: TestApp
@@ -79,28 +80,7 @@ async function mixedChain() {
     to: { id: erika.user.id, name: ERIKA },
   }
   prevHash = blockHash(v2)
-  for (const content of [v1, v2]) {
-    await t.database.db.insert(blocks).values({
-      circleId: c.id,
-      height: content.height,
-      hash: blockHash(content),
-      prevHash: content.prevHash,
-      version: content.v,
-      kind: content.kind,
-      first: content.first,
-      time: content.time,
-      circleName: content.circle.name,
-      handoverId: null,
-      itemId: content.item.id,
-      itemName: content.item.name,
-      fromId: content.from.id,
-      fromName: content.from.name,
-      toId: content.to.id,
-      toName: content.to.name,
-      ownership: content.ownership,
-      reason: content.v === 2 ? content.reason : null,
-    })
-  }
+  for (const content of [v1, v2]) await t.database.db.insert(blocks).values(legacyBlockRow(content))
   // A head as the old code left it (no frontier or checkpoint): the next append rebuilds the tree.
   await t.database.db.insert(ledgerHeads).values({ circleId: c.id, size: 2, headHash: prevHash })
   const drill = await createItem(t, erika, c.id, 'Drill')

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blocks, ledgerHeads, ledgerTiles } from '../src/db/schema'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
+import { legacyBlockRow } from './support/legacy-blocks'
 import { createTestApp, type TestApp } from './support/test-app'
 
 let t: TestApp
@@ -89,27 +90,10 @@ describe('tiles', () => {
         ownership: 'PARTIAL',
         commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
       }
-      const hash = blockHash(content)
-      leaves.push(fromHex(hash))
-      rows.push({
-        circleId: circle.id,
-        height,
-        hash,
-        prevHash,
-        version: 1,
-        kind: content.kind,
-        first: content.first,
-        time: content.time,
-        circleName: content.circle.name,
-        handoverId: null,
-        itemId: content.item.id,
-        itemName: content.item.name,
-        fromId: content.from.id,
-        fromName: content.from.name,
-        toId: content.to.id,
-        toName: content.to.name,
-        ownership: 'PARTIAL' as const,
-      })
+      const row = legacyBlockRow(content)
+      leaves.push(fromHex(row.hash))
+      rows.push(row)
+      const hash = row.hash
       prevHash = hash
     }
     await t.database.db.insert(blocks).values(rows)
