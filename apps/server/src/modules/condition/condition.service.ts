@@ -246,17 +246,19 @@ export function createConditionService(ctx: AppContext, store: FileStore) {
     if (performance.now() - lastSweep > UPLOAD_SWEEP_GAP_MS) void sweepSoon()
   }
 
-  let timer: NodeJS.Timeout | undefined
+  const timers: NodeJS.Timeout[] = []
   let unsubscribe: (() => void) | undefined
-  /** Sweeps at start, after every deleted item, and hourly. */
+  /** Sweeps a minute after start (not in the way of the first requests), after every deleted item, and hourly. */
   function start() {
     unsubscribe = ctx.events.subscribe('item.deleted', () => void sweepSoon())
-    timer = setInterval(() => void sweepSoon(), SWEEP_INTERVAL_MS)
-    timer.unref()
-    void sweepSoon()
+    timers.push(
+      setTimeout(() => void sweepSoon(), 60_000),
+      setInterval(() => void sweepSoon(), SWEEP_INTERVAL_MS),
+    )
+    for (const timer of timers) timer.unref()
   }
   async function stop() {
-    clearInterval(timer)
+    for (const timer of timers) clearTimeout(timer)
     unsubscribe?.()
     await sweeping
   }
