@@ -3,7 +3,7 @@ import { expect, test } from '../support/fixtures'
 import { readAllEmails, waitForEmail } from '../support/mail'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs, type Session } from './circles-support'
-import { createItem, secondBrowser } from './handovers-support'
+import { createItem, liveConnection, secondBrowser } from './handovers-support'
 
 // Lending (issue 26) against the real server, three people: Ben and Cara ask to borrow Ida's drill,
 // Ida lends it to Ben, Ben asks for more time and gets it, returns it, Ida confirms, and Cara, next in
@@ -202,10 +202,14 @@ test('an overdue loan reminds the borrower and tells the lender, each once, from
   expect(accept.status(), await accept.text()).toBe(200)
   const loanId = ((await accept.json()) as { handover: { loanId: string } }).handover.loanId
 
-  // Ben reads his dashboard (on the second server when there are two).
+  // Ben reads his dashboard (on the second server when there are two), connected live: the real-time
+  // connection starts once the first screen is up (issue 27), and a notice sent before it arrives only
+  // as the feed's refetch, without its toast.
+  const live = liveConnection(page)
   await signInAs(page, ben)
   await page.goto('/dashboard')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await live
 
   // Time passes: the loan started five days ago and was due back two days ago. Both servers scan every
   // second (LOAN_REMINDER_SCAN_INTERVAL in the e2e setup) and race for the same reminders.
