@@ -70,11 +70,11 @@ describe('tiles', () => {
 
   it('a log appended to before tiles existed gets them once; appends keep them; proofs come from them', async () => {
     const { ida, ben, circle } = await circleWith(0)
-    // 300 blocks written as the release before tiles wrote them: no tiles, no frontier.
+    // 511 blocks written as the release before tiles wrote them: no tiles, no frontier.
     const leaves: Uint8Array[] = []
     let prevHash = GENESIS_PREV_HASH
     const rows = []
-    for (let height = 0; height < 300; height++) {
+    for (let height = 0; height < 511; height++) {
       const content: BlockContentV1 = {
         v: 1,
         kind: 'HANDOVER',
@@ -97,7 +97,7 @@ describe('tiles', () => {
       prevHash = hash
     }
     await t.database.db.insert(blocks).values(rows)
-    await t.database.db.insert(ledgerHeads).values({ circleId: circle.id, size: 300, headHash: prevHash })
+    await t.database.db.insert(ledgerHeads).values({ circleId: circle.id, size: 511, headHash: prevHash })
 
     // A tile read builds them, once.
     const first = await get(ben, `/api/ledger/${circle.id}/tile/0/000`)
@@ -106,12 +106,13 @@ describe('tiles', () => {
       true,
     )
     const [head] = await t.database.db.select().from(ledgerHeads).where(eq(ledgerHeads.circleId, circle.id))
-    expect(head!.tiledSize).toBe(300)
+    expect(head!.tiledSize).toBe(511)
 
-    // The next append adds its leaf to the tiles in its transaction.
-    await handOver(t, ida, ben, (await createItem(t, ida, circle.id, 'New thing')).id)
-    leaves.push(...(await leavesOf(ida, circle.id)).slice(300))
-    expect(leaves).toHaveLength(301)
+    // The next append adds its leaf to the tiles in its transaction; it fills the second tile, whose
+    // hash goes into the level above.
+    const appended = await handOver(t, ida, ben, (await createItem(t, ida, circle.id, 'New thing')).id)
+    leaves.push(fromHex(appended.block!.hash))
+    expect(leaves).toHaveLength(512)
     const stored = await t.database.db
       .select({
         level: ledgerTiles.level,
@@ -122,32 +123,35 @@ describe('tiles', () => {
       .where(eq(ledgerTiles.circleId, circle.id))
     expect(stored.map((r) => [r.level, r.idx, r.bytes]).sort()).toEqual([
       [0, 0, 256 * 32],
-      [0, 1, 45 * 32],
-      [1, 0, 32],
+      [0, 1, 256 * 32],
+      [1, 0, 64],
     ])
-    const level1 = await get(ben, `/api/ledger/${circle.id}/tile/1/000.p/1`)
-    expect(hex([Uint8Array.from(level1.rawPayload)])).toEqual(
-      hex([fullTileHash(tileBytes(leaves, { level: 0, index: 0, width: 256 }))]),
+    const level1 = await get(ben, `/api/ledger/${circle.id}/tile/1/000.p/2`)
+    expect(level1.rawPayload.equals(Buffer.from(tileBytes(leaves, { level: 1, index: 0, width: 2 })))).toBe(
+      true,
     )
-    const edge = await get(ben, `/api/ledger/${circle.id}/tile/0/001.p/45`)
-    expect(edge.rawPayload.equals(Buffer.concat(leaves.slice(256)))).toBe(true)
+    expect(level1.rawPayload.subarray(32)).toEqual(
+      Buffer.from(fullTileHash(tileBytes(leaves, { level: 0, index: 1, width: 256 }))),
+    )
+    const second = await get(ben, `/api/ledger/${circle.id}/tile/0/001`)
+    expect(second.rawPayload.equals(Buffer.concat(leaves.slice(256)))).toBe(true)
 
     // The proofs are the RFC 6962 proofs of those leaves.
-    const inclusion = (await get(ben, `/api/ledger/${circle.id}/proof/inclusion?index=7&size=301`)).json()
+    const inclusion = (await get(ben, `/api/ledger/${circle.id}/proof/inclusion?index=7&size=512`)).json()
     expect(inclusion.leafHash).toBe(hex([leaves[7]!])[0])
     expect(inclusion.proof).toEqual(hex(inclusionProof(7, leaves)))
     const batch = (
-      await get(ben, `/api/ledger/${circle.id}/proof/inclusions?indexes=0,299,300&size=301`)
+      await get(ben, `/api/ledger/${circle.id}/proof/inclusions?indexes=0,299,511&size=512`)
     ).json()
     expect(batch.proofs.map((p: { proof: string[] }) => p.proof)).toEqual(
-      [0, 299, 300].map((i) => hex(inclusionProof(i, leaves))),
+      [0, 299, 511].map((i) => hex(inclusionProof(i, leaves))),
     )
-    const consistency = (await get(ben, `/api/ledger/${circle.id}/proof/consistency?from=100&to=301`)).json()
+    const consistency = (await get(ben, `/api/ledger/${circle.id}/proof/consistency?from=100&to=512`)).json()
     expect(consistency.proof).toEqual(hex(consistencyProof(100, leaves)))
     // And verify holds the stored leaves against the newest signed root.
     expect((await get(ben, `/api/blockchain/verify/${circle.id}`)).json()).toMatchObject({
       valid: true,
-      blockCount: 301,
+      blockCount: 512,
       treeMatchesCheckpoint: true,
     })
   })

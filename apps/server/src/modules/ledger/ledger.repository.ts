@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import { TILE_WIDTH } from '@circles/ledger'
 import type { Executor } from '../../db/client'
 import {
   blocks,
@@ -42,25 +43,29 @@ export async function lockHead(tx: Executor, circleId: string) {
   return head
 }
 
-/** The block, the head's new state and the new signed checkpoint, in the caller's transaction. */
+/**
+ * The block, the head's new state, its leaf hash added to its level-0 tile (issue 29) and the new signed
+ * checkpoint, in the caller's transaction. The tile's upsert rides on the head's update (one statement:
+ * one round trip less for every append).
+ */
 export async function appendBlock(
   tx: Executor,
   block: NewBlock,
   tree: { frontier: string[]; checkpoint: string },
+  leaf: Buffer,
 ): Promise<BlockRow> {
   const [row] = await tx.insert(blocks).values(block).returning()
   const size = block.height + 1
-  await tx
-    .update(ledgerHeads)
-    // The append wrote the new leaf's tiles in this transaction (issue 29).
-    .set({
-      size,
-      headHash: block.hash,
-      frontier: tree.frontier,
-      checkpoint: tree.checkpoint,
-      tiledSize: size,
-    })
-    .where(eq(ledgerHeads.circleId, block.circleId))
+  await tx.execute(sql`
+    with tile as (
+      insert into ${ledgerTiles} (circle_id, level, idx, data)
+      values (${block.circleId}, 0, ${Math.floor(block.height / TILE_WIDTH)}, ${leaf})
+      on conflict (circle_id, level, idx) do update set data = ${ledgerTiles}.data || excluded.data
+    )
+    update ${ledgerHeads}
+    set size = ${size}, head_hash = ${block.hash}, frontier = ${JSON.stringify(tree.frontier)}::jsonb,
+      checkpoint = ${tree.checkpoint}, tiled_size = ${size}
+    where circle_id = ${block.circleId}`)
   await tx.insert(ledgerCheckpoints).values({ circleId: block.circleId, size, note: tree.checkpoint })
   return row!
 }

@@ -221,18 +221,23 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
   }
 
   /**
-   * Issue 29: a new leaf at `index` of level 0. Its tile grows by one hash; a tile that becomes full
-   * hands its hash to the tile above, and so on (once in 256 appends, once in 65,536, …).
+   * Issue 29: after the leaf at `index` went into its level-0 tile (with the block, `repo.appendBlock`):
+   * a tile that became full hands its hash to the tile above, and so on (once in 256 appends, once in
+   * 65,536, …).
    */
-  async function addToTiles(tx: Executor, circleId: string, index: number, leaf: Uint8Array) {
-    let [level, at, hash] = [0, index, leaf]
-    for (;;) {
+  async function carryFullTiles(tx: Executor, circleId: string, index: number) {
+    let [level, at] = [0, index]
+    while ((at + 1) % TILE_WIDTH === 0) {
       const idx = Math.floor(at / TILE_WIDTH)
-      await repo.appendToTile(tx, circleId, level, idx, Buffer.from(hash))
-      if ((at + 1) % TILE_WIDTH !== 0) return
       const [full] = await repo.readTiles(tx, circleId, [{ level, idx }])
-      hash = fullTileHash(Uint8Array.from(full!.data))
       ;[level, at] = [level + 1, idx]
+      await repo.appendToTile(
+        tx,
+        circleId,
+        level,
+        Math.floor(at / TILE_WIDTH),
+        Buffer.from(fullTileHash(Uint8Array.from(full!.data))),
+      )
     }
   }
 
@@ -320,7 +325,6 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
       const hash = blockHash(content)
       // Issue 29: the leaf goes into its tiles in this transaction (a log without tiles gets them first).
       if (tiled !== size) await writeAllTiles(tx, circleId, size)
-      await addToTiles(tx, circleId, size, fromHex(hash))
       tiled = size + 1
       const before = (frontier ??= await frontierOf(tx, circleId, head))
       const after = appendLeaf(before, fromHex(hash))
@@ -361,7 +365,9 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
           evidence: content.evidence,
         },
         { frontier: after.nodes.map(toHex), checkpoint },
+        Buffer.from(fromHex(hash)),
       )
+      await carryFullTiles(tx, circleId, content.height)
       size = after.size
       headHash = hash
       frontier = after
