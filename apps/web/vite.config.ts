@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
-import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { appChunk } from './build/chunk-groups.ts'
+import { PREACT_ALIASES, PREACT_JSX } from './build/preact.mjs'
 
 // The build's id: a device's stored query cache from another build is dropped (src/pwa/offline, ADR 0054).
 process.env.VITE_BUILD_ID ??= new Date().toISOString()
@@ -81,8 +81,11 @@ const pwa = VitePWA({
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), tailwindcss(), pwa],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  plugins: [tailwindcss(), pwa],
+  oxc: { jsx: PREACT_JSX },
+  resolve: {
+    alias: [...PREACT_ALIASES, { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
+  },
   build: {
     // Hashed file names under dist/assets: the server can cache them forever and revalidate index.html only.
     outDir: 'dist',
@@ -102,7 +105,13 @@ export default defineConfig({
         // and hydrated-page-entry.ts evaluates them one task at a time.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'preact', test: /[\\/]node_modules[\\/]preact[\\/]/ },
+            // <Trans> (and its HTML parser) only where a page uses it: four pages, no signed-in screen's first load.
+            {
+              name: 'i18n-trans',
+              test: /[\\/]node_modules[\\/](react-i18next[\\/]dist[\\/]es[\\/](Trans|TransWithoutContext)\.js|html-parse-stringify[\\/])/,
+              includeDependenciesRecursively: false,
+            },
             { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next)[\\/]/ },
             { name: 'router', test: /[\\/]node_modules[\\/]react-router[\\/]/ },
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },

@@ -22,12 +22,15 @@ function graph(imports: Record<string, string[]>) {
 
 const chunkOf = graph({
   'app/main.tsx': ['app/shell.tsx', 'lib/pwa.ts'],
-  'app/shell.tsx': ['components/button.tsx', '/repo/node_modules/react/index.js'],
+  'app/shell.tsx': ['components/button.tsx', '/repo/node_modules/preact/compat/dist/compat.mjs'],
   'hydrated-page-entry.ts': ['lib/pwa.ts'],
   'features/a/routes/a-page.tsx': ['components/card.tsx', 'components/qr.tsx', 'features/a/list.tsx'],
   'features/b/routes/b-page.tsx': ['components/card.tsx', 'components/qr.tsx', 'components/pair.tsx'],
   'features/c/routes/c-page.tsx': ['components/card.tsx', 'components/qr.tsx', 'components/pair.tsx'],
   'components/qr.tsx': ['/repo/node_modules/qrcode.react/index.js'],
+  'features/pages/routes/about-page.tsx': ['components/legal.tsx'],
+  'features/pages/routes/terms-page.tsx': ['components/legal.tsx'],
+  'features/auth/routes/login-page.tsx': ['components/legal.tsx', 'components/card.tsx'],
 })
 
 describe('appChunk', () => {
@@ -43,9 +46,13 @@ describe('appChunk', () => {
     expect(chunkOf('components/pair.tsx')).toBeNull()
   })
 
+  it('leaves to the visitors’ pages what only they share', () => {
+    expect(chunkOf('components/legal.tsx')).toBeNull()
+  })
+
   it('keeps out code that brings a library of its own, and the public pages’ entry’s modules', () => {
     expect(chunkOf('components/qr.tsx')).toBeNull()
     expect(chunkOf('lib/pwa.ts')).toBeNull()
-    expect(chunkOf('/repo/node_modules/react/index.js')).toBeNull()
+    expect(chunkOf('/repo/node_modules/preact/compat/dist/compat.mjs')).toBeNull()
   })
 })

@@ -21,9 +21,14 @@ const OURS =
   /[\\/](apps[\\/]web[\\/]src|packages[\\/]shared[\\/]src)[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]/
 /** Libraries every signed-in screen loads anyway (their own chunks, vite.config.ts). */
 const EVERYWHERE =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|react-router|zod|@tanstack[\\/][^\\/]+|idb-keyval)[\\/]/
-/** How many pages must share a module for it to go into `app`. */
+  /[\\/]node_modules[\\/](preact|i18next|react-i18next|react-router|zod|@tanstack[\\/][^\\/]+|idb-keyval)[\\/]/
+/** How many signed-in pages must share a module for it to go into `app`. */
 const SHARED_BY = 3
+/**
+ * Pages for visitors (prerendered, or the sign-in forms): what only they share stays out of `app`, which
+ * every signed-in screen loads first (a legal page's <Trans> brought react-i18next's HTML parser there).
+ */
+const SIGNED_OUT_PAGE = /[\\/]src[\\/]features[\\/](landing|pages|contact|auth)[\\/]routes[\\/]/
 
 export function appChunk(): (id: string, ctx: { getModuleInfo: Info }) => string | null {
   const roots = new Map<string, Set<string>>()
@@ -60,7 +65,8 @@ export function appChunk(): (id: string, ctx: { getModuleInfo: Info }) => string
     const reaching = [...rootsReaching(id)]
     if (reaching.some((root) => PUBLIC_ENTRY.test(root))) return null
     const shell = reaching.some((root) => root.endsWith('main.tsx'))
-    if (!shell && reaching.length < SHARED_BY) return null
+    const signedInPages = reaching.filter((root) => !SIGNED_OUT_PAGE.test(root))
+    if (!shell && signedInPages.length < SHARED_BY) return null
     return bringsLibrary(id) ? null : 'app'
   }
 }

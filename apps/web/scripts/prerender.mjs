@@ -7,10 +7,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import react from '@vitejs/plugin-react'
 import Beasties from 'beasties'
 import { Window } from 'happy-dom'
 import { build } from 'vite'
+import { PREACT_ALIASES, PREACT_JSX } from '../build/preact.mjs'
 
 const webRoot = fileURLToPath(new URL('..', import.meta.url))
 const dist = path.join(webRoot, 'dist')
@@ -32,16 +32,18 @@ const shared = {
   root: webRoot,
   configFile: false,
   logLevel: 'warn',
-  resolve: { alias: { '@': path.join(webRoot, 'src') } },
+  oxc: { jsx: PREACT_JSX },
+  resolve: { alias: [...PREACT_ALIASES, { find: '@', replacement: path.join(webRoot, 'src') }] },
 }
 
 // 1. The server renderer, bundled for Node.
 await build({
   ...shared,
-  plugins: [react()],
   build: { ssr: 'src/entry-server.tsx', outDir: ssrOut, emptyOutDir: true, minify: false },
-  // vanilla-cookieconsent's `main` is a UMD file, whose exports Node cannot name: bundle its ES module.
-  ssr: { noExternal: ['@circles/shared', 'vanilla-cookieconsent'] },
+  // Everything bundled: the React libraries must meet Preact through the aliases (an external one would
+  // load React itself in Node), and vanilla-cookieconsent's `main` is a UMD file whose exports Node
+  // cannot name.
+  ssr: { noExternal: true },
 })
 
 // 2. The static pages' own script, hashed beside the app's assets.

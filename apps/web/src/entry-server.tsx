@@ -4,7 +4,8 @@
  */
 import { LANGUAGES, type Language } from '@circles/shared'
 import { StrictMode } from 'react'
-import { prerender } from 'react-dom/static'
+import type { VNode } from 'preact'
+import { renderToStringAsync } from 'preact-render-to-string'
 import { StaticRouter } from 'react-router'
 import { AppProviders } from '@/app/providers'
 import { AppRoutes, preloadRoute } from '@/app/route-table'
@@ -41,17 +42,17 @@ export async function render(path: string, language: Language): Promise<{ html: 
   serverTitle.reset()
   // The page's code first: the render then has nothing to wait for, as the browser's hydration.
   await preloadRoute(path)
-  const { prelude } = await prerender(
+  // Preact renders it (docs/decisions/0061); the async renderer waits for anything that suspends, so the
+  // page comes out whole, without the inline scripts of streamed boundaries that the CSP forbids.
+  const page = (
     <StrictMode>
       <AppProviders>
         <StaticRouter location={path}>
           <AppRoutes />
         </StaticRouter>
       </AppProviders>
-    </StrictMode>,
-    // Large boundaries would otherwise be streamed out of line with an inline script ($RC), which the
-    // CSP forbids and a static page does not need.
-    { progressiveChunkSize: Number.MAX_SAFE_INTEGER },
+    </StrictMode>
   )
-  return { html: await new Response(prelude as unknown as BodyInit).text(), title: serverTitle.read() }
+  const html = await renderToStringAsync(page as unknown as VNode)
+  return { html, title: serverTitle.read() }
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@/test/testing-library'
 import { describe, expect, it } from 'vitest'
 import { startSession } from '@/lib/session'
 import { renderRoute } from '@/test/render-route'

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { prefetchRouteData } from '@/app/route-table'
 import { queryClient } from '@/lib/query-client'

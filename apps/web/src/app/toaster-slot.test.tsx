@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
 import { initI18n } from '@/lib/i18n'
 import { notify } from '@/lib/notify'

@@ -1,4 +1,4 @@
-import { act, render } from '@testing-library/react'
+import { act, render } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { inMemoryRouter } from '@/test/memory-router'
 import { KEEP_SCROLL, ScrollRestoration } from './scroll-restoration'

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { act, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, render, renderHook, screen, waitFor } from '@/test/testing-library'
 import { StrictMode, useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'

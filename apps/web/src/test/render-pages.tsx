@@ -1,6 +1,6 @@
 import type { Language } from '@circles/shared'
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render } from '@testing-library/react'
+import { render } from '@/test/testing-library'
 import { StrictMode, type ComponentType } from 'react'
 import { type RouteObject, useLocation, useRoutes } from 'react-router'
 import { Toaster } from 'sonner'

@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react'
+import { render } from '@/test/testing-library'
 import type { Language } from '@circles/shared'
 import { AppProviders } from '@/app/providers'
 import { AppRoutes } from '@/app/route-table'

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react'
+import { cleanup } from '@/test/testing-library'
 import { afterAll, afterEach } from 'vitest'
 import { notify } from '@/lib/notify'
 import { restoreSession } from '@/lib/session'

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor, within } from '@/test/testing-library'
 import { describe, expect, it, vi } from 'vitest'
 import { PAGES_WITH_OWN_CHROME } from '@/lib/shell-rules'
 import { AppRoutes } from '@/app/route-table'

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@/test/testing-library'
 import { describe, expect, it } from 'vitest'
 import { renderRoute } from '@/test/render-route'
 
@@ -9,7 +9,7 @@ describe('not-found page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy()
     expect(screen.getByText("The page you're looking for doesn't exist.")).toBeTruthy()
     expect(screen.getByRole('link', { name: /back to home/i }).getAttribute('href')).toBe('/')
-    expect(document.title).toBe('Page not found · Circles')
+    await waitFor(() => expect(document.title).toBe('Page not found · Circles'))
   })
 
   it('speaks German when German is chosen', async () => {

@@ -1,4 +1,4 @@
-import { render, waitFor } from '@testing-library/react'
+import { render, waitFor } from '@/test/testing-library'
 import { beforeAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { initI18n } from '@/lib/i18n'
 import { CameraDialog } from './camera-dialog'

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react'
+import { fireEvent, render, screen } from '@/test/testing-library'
 import { useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Tabs } from './tabs'

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { callCount } from '@/test/mock-api'
 import { testUser, validToken } from '@/test/tokens'

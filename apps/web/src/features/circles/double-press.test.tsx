@@ -1,5 +1,5 @@
 import { MESSAGES, type TCircleDetail, type TCircleMember } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { callCount } from '@/test/mock-api'
 import { testUser } from '@/test/tokens'

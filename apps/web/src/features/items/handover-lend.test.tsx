@@ -1,5 +1,5 @@
 import { MESSAGES, type THandover } from '@circles/shared'
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { dateInDays } from '@/lib/lending/dates'

@@ -1,5 +1,5 @@
 import type { TBorrowRequest, TItem, TLoan } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { dateInDays } from '@/lib/lending/dates'
@@ -97,7 +97,7 @@ describe('item page: the lending status (issue 26)', () => {
     const region = await lendingRegion()
     await waitFor(() => expect(region.textContent).toContain('To be returned (Ben Ortiz left the circle)'))
     // Nobody left in the circle to confirm: the lender records it; no date changes for a leaver.
-    expect(within(region).getByRole('button', { name: 'Record return' })).toBeTruthy()
+    expect(await within(region).findByRole('button', { name: 'Record return' })).toBeTruthy()
     expect(within(region).queryByRole('button', { name: 'Change return date' })).toBeNull()
   })
 })

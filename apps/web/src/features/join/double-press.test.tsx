@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen } from '@testing-library/react'
+import { fireEvent, screen } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { callCount } from '@/test/mock-api'

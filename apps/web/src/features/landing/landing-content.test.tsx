@@ -1,5 +1,5 @@
 import { LIMITS } from '@circles/shared'
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, within } from '@/test/testing-library'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { i18n, initI18n, loadNamespaces } from '@/lib/i18n'
 import { FAQ_KEYS } from './components/faq'

@@ -1,5 +1,5 @@
 import type { TBlock } from '@circles/shared'
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { callCount, json, mockApi } from '@/test/mock-api'
 import { renderPages } from '@/test/render-pages'

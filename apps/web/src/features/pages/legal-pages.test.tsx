@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, screen } from '@testing-library/react'
+import { render, screen } from '@/test/testing-library'
 import type { ReactNode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { beforeAll, describe, expect, it } from 'vitest'

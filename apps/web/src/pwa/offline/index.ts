@@ -5,8 +5,8 @@ export {
   reportServerAnswered,
   resetOnlineStatus,
   subscribeOnlineStatus,
-  useOffline,
 } from './online-status'
+export { useOffline } from './use-offline'
 export {
   BUILD_ID,
   PERSIST_MAX_AGE_MS,

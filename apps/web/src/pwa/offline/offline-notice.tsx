@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { WifiOff } from 'lucide-react'
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useOffline } from './online-status'
+import { useOffline } from './use-offline'
 
 /** Spec 000 §9's relative times (as the dashboard's feed), a short date after a week. */
 function relativeTime(at: number, language: string, now: number): string {

@@ -10,7 +10,7 @@ import {
   type BlockContent,
 } from '@circles/ledger'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { act, render, renderHook, screen } from '@testing-library/react'
+import { act, render, renderHook, screen } from '@/test/testing-library'
 import type { ReactNode } from 'react'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Button } from '@/components/ui/button'

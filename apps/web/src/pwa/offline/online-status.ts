@@ -1,5 +1,5 @@
-import { onlineManager } from '@tanstack/react-query'
-import { useSyncExternalStore } from 'react'
+// query-core, not react-query: the static pages' script uses this module and carries no UI library.
+import { onlineManager } from '@tanstack/query-core'
 
 /**
  * The one answer to "is this device offline?" (issue 27, docs/decisions/0054): the browser's
@@ -95,11 +95,6 @@ export function resetOnlineStatus(): void {
   browserOnline = true
   networkFailed = false
   publish()
-}
-
-/** True while the device is offline; re-renders when that changes. Prerendering sees online. */
-export function useOffline(): boolean {
-  return useSyncExternalStore(subscribeOnlineStatus, isOffline, () => false)
 }
 
 if (typeof window !== 'undefined') watchBrowser(window, () => navigator.onLine !== false)

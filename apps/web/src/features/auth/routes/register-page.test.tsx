@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { getSession } from '@/lib/session'
 import { testUser, validToken } from '@/test/tokens'

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, mockApi, renderAuthPage, sentBodies } from '../test/render-auth-page'
 

@@ -1,5 +1,5 @@
 import { MESSAGES, type TCircleDetail, type TCircleItem, type TCircleMember } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { trackEvent } from '@/lib/analytics'
 import { testUser } from '@/test/tokens'
@@ -71,7 +71,7 @@ describe('circle detail', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Maple Street flat' })).toBeTruthy()
     expect(screen.getByText('Tools, the ladder and the good pan.')).toBeTruthy()
     expect(screen.getByText('Created Feb 1, 2024')).toBeTruthy()
-    expect(document.title).toBe('Maple Street flat · Circles')
+    await waitFor(() => expect(document.title).toBe('Maple Street flat · Circles'))
 
     const items = screen.getByRole('region', { name: 'Items' })
     expect(within(items).getByText('No items found')).toBeTruthy()

@@ -1,5 +1,5 @@
 import { MESSAGES, type TCircleListEntry } from '@circles/shared'
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, within } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { daysAgo, json, mockApi, renderCirclesPage } from '../test/render-circles-page'
 

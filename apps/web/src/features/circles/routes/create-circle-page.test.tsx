@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { trackEvent } from '@/lib/analytics'
 import { json, mockApi, renderCirclesPage, sentBodies, toasts } from '../test/render-circles-page'

@@ -1,5 +1,5 @@
 import type { Language } from '@circles/shared'
-import { screen, within } from '@testing-library/react'
+import { screen, within } from '@/test/testing-library'
 import { startSession } from '@/lib/session'
 import { renderPages } from '@/test/render-pages'
 import { testUser, validToken } from '@/test/tokens'

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { CARA, testAsk, testLoan } from '@/test/lending'

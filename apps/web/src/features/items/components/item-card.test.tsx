@@ -1,5 +1,5 @@
 import type { TItem } from '@circles/shared'
-import { screen } from '@testing-library/react'
+import { screen } from '@/test/testing-library'
 import { describe, expect, it } from 'vitest'
 import { testItem } from '@/test/items'
 import { lendingOf, testLoan } from '@/test/lending'

@@ -1,5 +1,5 @@
 import type { TItem } from '@circles/shared'
-import { screen } from '@testing-library/react'
+import { screen } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { json, mockApi } from '@/test/mock-api'

@@ -1,5 +1,5 @@
 import type { TItem } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { json, mockApi } from '@/test/mock-api'

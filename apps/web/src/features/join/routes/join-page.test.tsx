@@ -1,5 +1,5 @@
 import { MESSAGES, type TInvitationPreview } from '@circles/shared'
-import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSession } from '@/lib/session'
 import { testUser, validToken } from '@/test/tokens'

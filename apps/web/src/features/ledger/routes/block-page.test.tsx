@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BLOCK_ID, conditionBlock, jpegBytes, PHOTOS, photoUrl, SENDER_NOTE } from '@/test/condition-block'
 import { restoreSession } from '@/lib/session'

@@ -1,7 +1,7 @@
 import { blockHash, seedSigner, verifierKey } from '@circles/ledger'
 import type { TBlock, TBlockContent } from '@circles/shared'
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { conditionBlock } from '@/test/condition-block'
 import { json, mockApi } from '@/test/mock-api'

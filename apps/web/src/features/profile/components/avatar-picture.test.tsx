@@ -1,5 +1,5 @@
 import { MESSAGES, type TUser } from '@circles/shared'
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getSession, startSession } from '@/lib/session'
 import { useSession } from '@/lib/use-session'

@@ -1,5 +1,5 @@
 import { MESSAGES, type TDeletionPreview } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { signOutAndLeave } from '@/lib/sign-out'
 import { startSession } from '@/lib/session'

@@ -2,6 +2,7 @@ import { MESSAGES, type TDeletionPreview, type TUser } from '@circles/shared'
 import { Fingerprint, Trash2, TriangleAlert } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { focusOnMount } from '@/lib/focus-on-mount'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardDescription, CardTitle } from '@/components/ui/card'
@@ -106,7 +107,7 @@ function Confirm({ preview, onCancel }: { preview: TDeletionPreview; onCancel():
             name="password"
             className="max-w-sm"
             autoComplete="current-password"
-            autoFocus
+            ref={focusOnMount}
             value={password}
             invalid={Boolean(error)}
             showLabel={t('deletion.showPassword')}

@@ -2,6 +2,7 @@ import { MESSAGES, type TPasskeyCredential, ZRenamePasskeyRequest } from '@circl
 import { KeyRound, Pencil, Trash2 } from 'lucide-react'
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { focusOnMount } from '@/lib/focus-on-mount'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
@@ -88,7 +89,7 @@ export function PasskeyRow({ passkey, onDelete }: PasskeyRowProps) {
                 {...field}
                 value={name}
                 autoComplete="off"
-                autoFocus
+                ref={focusOnMount}
                 invalid={Boolean(error)}
                 onFocus={(event) => event.currentTarget.select()}
                 onChange={(event) => setName(event.target.value)}

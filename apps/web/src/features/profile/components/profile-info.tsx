@@ -2,6 +2,7 @@ import { MESSAGES, type TUser, ZUpdateMeRequest } from '@circles/shared'
 import { Pencil } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { focusOnMount } from '@/lib/focus-on-mount'
 import { Button } from '@/components/ui/button'
 import { Card, CardTitle } from '@/components/ui/card'
 import { FormField } from '@/components/ui/form-field'
@@ -73,7 +74,7 @@ export function ProfileInfo({ user }: { user: TUser }) {
                 {...field}
                 value={name}
                 autoComplete="name"
-                autoFocus
+                ref={focusOnMount}
                 invalid={Boolean(error)}
                 onChange={(event) => setName(event.target.value)}
               />

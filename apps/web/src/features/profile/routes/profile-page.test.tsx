@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react'
+import { fireEvent, screen } from '@/test/testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { logout, startSession } from '@/lib/session'
 import { json, mockApi } from '@/test/mock-api'

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { API, callCount, invitation, json, mockApi, renderInvitations } from './test-support'
 
@@ -24,9 +24,10 @@ describe('invite by email', () => {
     const panel = await openEmailPanel()
     expect(screen.queryByRole('button', { name: 'Invite by email' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Share QR code' })).toBeNull()
-    expect(within(panel).getByLabelText('Email address')).toBe(document.activeElement)
+    await waitFor(() => expect(within(panel).getByLabelText('Email address')).toBe(document.activeElement))
     fireEvent.keyDown(within(panel).getByLabelText('Email address'), { key: 'Escape' })
-    expect(await screen.findByRole('button', { name: 'Invite by email' })).toBe(document.activeElement)
+    const invite = await screen.findByRole('button', { name: 'Invite by email' })
+    await waitFor(() => expect(document.activeElement).toBe(invite))
   })
 
   it.each([
@@ -39,7 +40,7 @@ describe('invite by email', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Send invitation' }))
     expect(await within(panel).findByText(text)).toBeTruthy()
     // The first error is a toast too (spec 001 §5, like the auth forms).
-    expect(await screen.findAllByText(text)).toHaveLength(2)
+    await waitFor(() => expect(screen.getAllByText(text)).toHaveLength(2))
     expect(callCount(fetchMock, `POST ${API}/users`)).toBe(0)
   })
 

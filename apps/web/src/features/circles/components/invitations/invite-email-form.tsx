@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { ZInviteRequest, type TInviteRequest } from '@circles/shared'
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import type { z } from 'zod/mini'
@@ -43,6 +43,8 @@ export function InviteEmailForm({
   const { t } = useTranslation('invitations')
   const form = useForm<TInviteRequest, unknown, InviteOutput>({ resolver, defaultValues: { email: '' } })
   const message = form.formState.errors.email?.message
+  // The field takes the focus when the panel opens (React's autoFocus did; docs/decisions/0061).
+  useEffect(() => form.setFocus('email'), [form])
 
   const submit = form.handleSubmit(
     (values) => {
@@ -64,7 +66,6 @@ export function InviteEmailForm({
             inputMode="email"
             autoComplete="off"
             spellCheck={false}
-            autoFocus
             readOnly={pending}
             placeholder={t('admin.email.placeholder')}
             {...form.register('email')}

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@circles/shared'
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@/test/testing-library'
 import { forwardRef, type ComponentProps } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { API, callCount, invitation, json, mockApi, renderInvitations } from './test-support'

@@ -1,6 +1,6 @@
 import type { Language } from '@circles/shared'
 import { QueryClientProvider } from '@tanstack/react-query'
-import { render } from '@testing-library/react'
+import { render } from '@/test/testing-library'
 import { StrictMode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { Toaster } from 'sonner'
