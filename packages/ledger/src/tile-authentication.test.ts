@@ -28,7 +28,10 @@ function server(leaves: Hash[], tamper?: string) {
 function authenticated(leaves: Hash[], size: number, tamper?: string, root = merkleTree(leaves).root(size)) {
   const kept: TileData[] = []
   const { read, asked } = server(leaves, tamper)
-  const tree = tiledTree(size, authenticatedTiles(size, root, read, (full) => void kept.push(...full)))
+  const tree = tiledTree(
+    size,
+    authenticatedTiles(size, root, read, (full) => void kept.push(...full)),
+  )
   return { tree, kept, asked }
 }
 
