@@ -85,6 +85,11 @@ test('a member sees each ledger page verified on this device, and the export pas
   test.setTimeout(120_000)
   const { ida, ben, circleId } = await circleWithBlocks(request, 'ledger-verify', 2)
   await signInAs(page, ben)
+  // Issue 29: the device builds its proofs from the circle's tiles, never asking the proof endpoints.
+  const ledgerCalls: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/api/ledger/')) ledgerCalls.push(new URL(r.url()).pathname)
+  })
   await page.goto(`/blockchain/circle/${circleId}`)
   await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
   await expect(
@@ -99,6 +104,9 @@ test('a member sees each ledger page verified on this device, and the export pas
   await page.reload()
   await expect(deviceCheck(page).getByText(/signed checkpoint of 3 blocks/)).toBeVisible()
   await expect(page.getByText('In the signed log')).toHaveCount(3)
+  expect(ledgerCalls.filter((path) => path.includes('/proof/'))).toEqual([])
+  expect(ledgerCalls).toContain(`/api/ledger/${circleId}/tile/0/000.p/2`)
+  expect(ledgerCalls).toContain(`/api/ledger/${circleId}/tile/0/000.p/3`)
 
   // A filter belongs to its page: the header's Ledger link shows every block again.
   await page.getByLabel('Item').selectOption({ label: 'Ladder 2' })
