@@ -19,6 +19,15 @@ describe('proofs built on this device from tiles (issue 29)', () => {
     expect(again.fetched).not.toContain('tile/0/000')
   })
 
+  it('fetches a tile once per check, for its consistency proof and its audit paths alike', async () => {
+    const { memory } = device(log(200))
+    await verifyCircle(CIRCLE, [], device(log(200), memory).deps)
+    const check = device(server, memory)
+    expect(await verifyCircle(CIRCLE, page, check.deps)).toMatchObject({ state: 'verified', size: 300 })
+    expect(check.fetched.length).toBeGreaterThan(0)
+    expect(new Set(check.fetched).size).toBe(check.fetched.length)
+  })
+
   it('refuses a changed tile with the inclusion alarm, naming it, and keeps nothing', async () => {
     for (const tamper of ['tile/0/000', 'tile/0/001.p/44', 'tile/1/000.p/1']) {
       const check = device(server, undefined, { tamper })

@@ -43,10 +43,22 @@ async function eachLimited<T, R>(items: readonly T[], limit: number, task: (item
  * (authenticatedTiles) before a hash of it is used, and only then are the fetched full tiles kept. A
  * tile that does not make the root throws TileMismatchError, which verifyCircle turns into its alarm.
  * A failed batch is tried once more with the server's tiles alone: a tile spoiled on the device is not
- * the server's broken promise (and whatever authenticates then is what the server signed).
+ * the server's broken promise (and whatever authenticates then is what the server signed). One
+ * instance serves one check: a tile fetched for its consistency proof is reused (and authenticated
+ * again) for its audit paths, not fetched twice (a tile's bytes never change for its path).
  */
 export function tileProofs(sources: TileSources): Pick<VerifyDeps, 'consistency' | 'inclusions'> {
-  /** The tree of a signed root read from tiles; `useKept` false reads every tile from the server. */
+  const fetches = new Map<string, Promise<Uint8Array>>()
+  const fetchOnce = (circleId: string, path: string, again: boolean) => {
+    const key = sources.keyOf(circleId, path)
+    let fetch = fetches.get(key)
+    if (!fetch || again) fetches.set(key, (fetch = sources.fetchTile(circleId, path)))
+    // A failed fetch is not kept: the next batch asks again.
+    fetch.catch(() => fetches.get(key) === fetch && fetches.delete(key))
+    return fetch
+  }
+
+  /** The tree of a signed root read from tiles; `useKept` false reads every tile from the server anew. */
   function treeOf(circleId: string, size: number, rootHash: Hash, useKept: boolean) {
     const fetched = new Set<string>()
     const read: TileReader = async (tiles: Tile[]) => {
@@ -60,7 +72,7 @@ export function tileProofs(sources: TileSources): Pick<VerifyDeps, 'consistency'
         const local = found.get(path)
         if (local) return local
         fetched.add(path)
-        return sources.fetchTile(circleId, path)
+        return fetchOnce(circleId, path, !useKept)
       })
     }
     const keep = (checked: TileData[]) =>
