@@ -75,14 +75,13 @@ export function tileProofs(sources: TileSources): Pick<VerifyDeps, 'consistency'
         return fetchOnce(circleId, path, !useKept)
       })
     }
-    const keep = (checked: TileData[]) =>
-      sources
-        .keep(
-          checked
-            .filter(({ tile }) => fetched.has(tilePath(tile)))
-            .map(({ tile, data }) => [sources.keyOf(circleId, tilePath(tile)), data]),
-        )
-        .catch(() => undefined)
+    // Written while the check goes on (not awaited): a write that fails only costs a later fetch.
+    const keep = (checked: TileData[]) => {
+      const entries = checked
+        .filter(({ tile }) => fetched.has(tilePath(tile)))
+        .map(({ tile, data }): [string, Uint8Array] => [sources.keyOf(circleId, tilePath(tile)), data])
+      if (entries.length > 0) sources.keep(entries).catch(() => undefined)
+    }
     return tiledTree(size, authenticatedTiles(size, rootHash, read, keep))
   }
 
