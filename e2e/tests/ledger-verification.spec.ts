@@ -12,6 +12,7 @@ import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, useGerman } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, type Session, signInAs } from './circles-support'
 import { createItem, requestHandover } from './handovers-support'
+import { insertOldBlocks } from './ledger-old-blocks'
 import { rewriteHistory } from './ledger-operator'
 
 // The ledger members verify without trusting the server (issue 14), in Chromium against the real server:
@@ -50,6 +51,32 @@ async function circleWithBlocks(request: APIRequestContext, label: string, count
 
 const deviceCheck = (page: Page) => page.getByTestId('ledger-device-check')
 
+/** The tiles this browser keeps (IndexedDB `circles-ledger-tiles`, docs/decisions/0060), by key. */
+const keptTiles = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('circles-ledger-tiles')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('tiles')) return resolve([])
+          const keys = db.transaction('tiles').objectStore('tiles').getAllKeys()
+          keys.onsuccess = () => resolve(keys.result.map(String))
+          keys.onerror = () => reject(keys.error)
+        }
+      }),
+  )
+
+/** Serves the tile at `path` with one bit changed, as a dishonest server could. */
+const tamperTile = (page: Page, circleId: string, path: string) =>
+  page.route(`**/api/ledger/${circleId}/${path}`, async (route) => {
+    const response = await route.fetch()
+    const body = await response.body()
+    body[5]! ^= 1
+    await route.fulfill({ response, body })
+  })
+
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 /** `npx circles-ledger …` from the repository, as the README documents it. */
@@ -85,6 +112,11 @@ test('a member sees each ledger page verified on this device, and the export pas
   test.setTimeout(120_000)
   const { ida, ben, circleId } = await circleWithBlocks(request, 'ledger-verify', 2)
   await signInAs(page, ben)
+  // Issue 29: the device builds its proofs from the circle's tiles, never asking the proof endpoints.
+  const ledgerCalls: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/api/ledger/')) ledgerCalls.push(new URL(r.url()).pathname)
+  })
   await page.goto(`/blockchain/circle/${circleId}`)
   await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
   await expect(
@@ -99,6 +131,9 @@ test('a member sees each ledger page verified on this device, and the export pas
   await page.reload()
   await expect(deviceCheck(page).getByText(/signed checkpoint of 3 blocks/)).toBeVisible()
   await expect(page.getByText('In the signed log')).toHaveCount(3)
+  expect(ledgerCalls.filter((path) => path.includes('/proof/'))).toEqual([])
+  expect(ledgerCalls).toContain(`/api/ledger/${circleId}/tile/0/000.p/2`)
+  expect(ledgerCalls).toContain(`/api/ledger/${circleId}/tile/0/000.p/3`)
 
   // A filter belongs to its page: the header's Ledger link shows every block again.
   await page.getByLabel('Item').selectOption({ label: 'Ladder 2' })
@@ -272,4 +307,84 @@ test('the operator rewrites and re-signs history in PostgreSQL: a browser that s
   // The alarm stays: the device keeps the checkpoint it trusted.
   await page.reload()
   await expect(page.getByRole('alert').filter({ hasText: 'History was rewritten' })).toBeVisible()
+})
+
+test('a tile the server changed raises the alarm naming it, and the honest tiles verify again', async ({
+  page,
+  request,
+}) => {
+  const { ben, circleId } = await circleWithBlocks(request, 'ledger-tile', 2)
+  await signInAs(page, ben)
+  await tamperTile(page, circleId, 'tile/0/000.p/2')
+  await page.goto(`/blockchain/circle/${circleId}`)
+  const alarm = page.getByRole('alert').filter({ hasText: 'History was rewritten' })
+  await expect(alarm).toContainText('do not make the checkpoint of 2 blocks it signed')
+  await expect(page.getByText('Verified on this device')).toHaveCount(0)
+  await screenshotScreen(page, 'ledger-tile-alarm-en-1280')
+  const download = page.waitForEvent('download')
+  await alarm.getByRole('button', { name: 'Download evidence' }).click()
+  const evidence = JSON.parse(await readFile(await (await download).path(), 'utf8'))
+  expect(evidence).toMatchObject({ reason: 'inclusion', proof: { type: 'tiles', size: 2 } })
+  expect(evidence.proof.tiles).toContain('tile/0/000.p/2')
+  expect(await keptTiles(page)).toEqual([])
+
+  // Nothing of it was remembered: served honestly again, the same checkpoint verifies.
+  await page.unrouteAll()
+  await page.reload()
+  await expect(deviceCheck(page).getByText(/signed checkpoint of 2 blocks/)).toBeVisible()
+})
+
+test('a full tile is kept on the device once it made the signed root, and a changed one never is', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const databaseUrl = process.env.E2E_DATABASE_URL
+  test.skip(!databaseUrl, 'needs the PostgreSQL run (e2e-pair): 300 older blocks go into the database')
+  test.setTimeout(120_000)
+  const { ida, ben, circleId } = await circleWithBlocks(request, 'ledger-full-tile', 0)
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const people = { from: ida.user, to: ben.user }
+    await insertOldBlocks(client, { id: circleId, name: 'Linden Street' }, people, 300)
+  } finally {
+    await client.end()
+  }
+  await handOverItems(request, ida, ben, circleId, 1)
+
+  const tiles: string[] = []
+  page.on('request', (r) => {
+    if (r.url().includes('/tile/')) tiles.push(new URL(r.url()).pathname.split('/tile/')[1]!)
+  })
+  await signInAs(page, ben)
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(deviceCheck(page).getByText(/signed checkpoint of 301 blocks/)).toBeVisible({
+    timeout: 30_000,
+  })
+  expect(tiles).toContain('0/000')
+  expect(await keptTiles(page)).toEqual([`${circleId}/tile/0/000`])
+  // Next time the full tile comes from the device; only the partial ones are asked.
+  tiles.length = 0
+  await page.reload()
+  await expect(deviceCheck(page).getByText(/signed checkpoint of 301 blocks/)).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect.poll(() => tiles.length).toBeGreaterThan(0)
+  expect(tiles).not.toContain('0/000')
+
+  // Another browser, and a server that changes the full tile: the alarm, and nothing kept.
+  const other = await browser.newPage()
+  try {
+    await signInAs(other, ben)
+    await tamperTile(other, circleId, 'tile/0/000')
+    await other.goto(`/blockchain/circle/${circleId}`)
+    const alarm = other.getByRole('alert').filter({ hasText: 'History was rewritten' })
+    await expect(alarm).toContainText('do not make the checkpoint of 301 blocks it signed', {
+      timeout: 30_000,
+    })
+    expect(await keptTiles(other)).toEqual([])
+  } finally {
+    await other.close()
+  }
 })

@@ -887,6 +887,11 @@ function table(): Record<string, Row> {
       expect: circleA(OK),
       call: () => ({ url: `/api/ledger/${A()}/tile/0/000.p/1` }),
     },
+    // And its entry bundles (the leaf bytes), for members alike.
+    'GET /api/ledger/:circleId/tile/entries/*': {
+      expect: circleA(OK),
+      call: () => ({ url: `/api/ledger/${A()}/tile/entries/000.p/1` }),
+    },
     'GET /api/ledger/:circleId/export': {
       expect: circleA(OK),
       call: () => ({ url: `/api/ledger/${A()}/export` }),

@@ -154,6 +154,7 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/ledger/:circleId/proof/inclusions': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/proof/consistency': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/tile/*': { params: { circleId: ['circle'] } },
+  'GET /api/ledger/:circleId/tile/entries/*': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/export': { params: { circleId: ['circle'] } },
   // dashboard
   'GET /api/activities/recent': {},

@@ -7,6 +7,8 @@ import {
   fullTileHash,
   GENESIS_PREV_HASH,
   inclusionProof,
+  leafHash,
+  readEntryBundle,
   tileBytes,
 } from '@circles/ledger'
 import { MESSAGES, type TBlock } from '@circles/shared'
@@ -58,8 +60,8 @@ describe('tiles', () => {
     expect(three.rawPayload.equals(Buffer.concat(leaves))).toBe(true)
     // A narrower tile of an earlier size is the same bytes' start.
     expect((await tile('0/000.p/2')).rawPayload.equals(Buffer.concat(leaves.slice(0, 2)))).toBe(true)
-    // Beyond the tree, entry bundles (not served yet) and anything that is not a tile path: 404.
-    for (const beyond of ['0/000.p/4', '0/000', '1/000.p/1', '0/001.p/1', 'entries/000.p/3', '0/3', 'x']) {
+    // Beyond the tree and anything that is not a tile path: 404.
+    for (const beyond of ['0/000.p/4', '0/000', '1/000.p/1', '0/001.p/1', 'entries/000.p/4', '0/3', 'x']) {
       const res = await tile(beyond)
       expect([beyond, res.statusCode, res.json().message]).toEqual([beyond, 404, MESSAGES.ledgerNoSuchTile])
     }
@@ -179,5 +181,62 @@ describe('tiles', () => {
       failingBlocks: [],
       treeMatchesCheckpoint: false,
     })
+  })
+})
+
+describe('entry bundles', () => {
+  it('hold each block’s leaf bytes, hashing to the level-0 tile’s leaves; a redacted block’s entry is empty', async () => {
+    const { ida, ben, circle } = await circleWith(0)
+    // Three blocks of a release before v3; the second's receiver was erased (issue 24): no bytes left.
+    const rows = []
+    let prevHash = GENESIS_PREV_HASH
+    for (let height = 0; height < 3; height++) {
+      const content: BlockContentV1 = {
+        v: 1,
+        kind: 'HANDOVER',
+        circle: { id: circle.id, name: circle.name },
+        height,
+        prevHash,
+        first: height === 0,
+        time: new Date(Date.UTC(2026, 0, 1, 0, 0, height)).toISOString(),
+        handoverId: null,
+        item: { id: '00000000-0000-4000-8000-000000000002', name: `Old thing ${height}` },
+        from: { id: ida.user.id, name: 'Ida' },
+        to: { id: ben.user.id, name: 'Ben' },
+        ownership: 'PARTIAL',
+        commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
+      }
+      const row = legacyBlockRow(content)
+      rows.push(height === 1 ? { ...row, toName: null } : row)
+      prevHash = row.hash
+    }
+    await t.database.db.insert(blocks).values(rows)
+    await t.database.db.insert(ledgerHeads).values({ circleId: circle.id, size: 3, headHash: prevHash })
+    await handOver(t, ida, ben, (await createItem(t, ida, circle.id, 'New thing')).id)
+
+    const bundle = (path: string, who: SignedIn | null = ben) =>
+      get(who, `/api/ledger/${circle.id}/tile/entries/${path}`)
+    const four = await bundle('000.p/4')
+    expect(four.statusCode).toBe(200)
+    expect(four.headers['content-type']).toBe('application/octet-stream')
+    expect(four.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+    const entries = readEntryBundle(new Uint8Array(four.rawPayload))!
+    expect(entries).toHaveLength(4)
+    const tile = (await get(ben, `/api/ledger/${circle.id}/tile/0/000.p/4`)).rawPayload
+    entries.forEach((entry, i) => {
+      const leaf = Buffer.from(tile.subarray(i * 32, (i + 1) * 32))
+      if (i === 1) expect(entry).toHaveLength(0)
+      else expect(Buffer.from(leafHash(entry)).equals(leaf)).toBe(true)
+    })
+    // A narrower bundle of an earlier size is the same bytes' start.
+    const two = (await bundle('000.p/2')).rawPayload
+    expect(four.rawPayload.subarray(0, two.length).equals(two)).toBe(true)
+
+    for (const beyond of ['000.p/5', '000', '001.p/1', '000.p/0', '0', 'x/y']) {
+      const res = await bundle(beyond)
+      expect([beyond, res.statusCode, res.json().message]).toEqual([beyond, 404, MESSAGES.ledgerNoSuchTile])
+    }
+    expect((await bundle('000.p/4', await signedIn(t))).statusCode).toBe(404)
+    expect((await bundle('000.p/4', null)).statusCode).toBe(401)
   })
 })

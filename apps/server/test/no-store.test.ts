@@ -130,6 +130,12 @@ describe('Cache-Control on API answers', () => {
     expect((await t.app.inject({ url: `${tile}0`, headers: admin.auth })).headers['cache-control']).toBe(
       'no-store',
     )
+    // So are an entry bundle's (the leaf bytes of those hashes).
+    const bundle = `/api/ledger/${circle.id}/tile/entries/000.p/1`
+    const bundleAnswer = await t.app.inject({ url: bundle, headers: admin.auth })
+    expect(bundleAnswer.statusCode).toBe(200)
+    expect(bundleAnswer.headers['cache-control']).toBe('private, max-age=31536000, immutable')
+    expect((await t.app.inject({ url: bundle })).headers['cache-control']).toBe('no-store')
     // The OpenAPI documentation is public (the app's pages and files: platform.test.ts).
     expect((await t.app.inject('/api/docs/json')).headers['cache-control']).not.toBe('no-store')
   })

@@ -165,8 +165,24 @@ export function tiledTree(size: number, read: TileReader) {
         )
       byKey.set(keyOf(tile), bytes)
     })
+    // Proofs of one batch share most of their subtrees (a page's leaves lie in few tiles): each is
+    // hashed once per batch.
+    const memo = new Map<string, Hash>()
+    const subtree = (key: string, data: Uint8Array, from: number, count: number): Hash => {
+      if (count === 1) return data.slice(from * HASH_SIZE, (from + 1) * HASH_SIZE)
+      const id = `${key}@${from}+${count}`
+      let hash = memo.get(id)
+      if (!hash) {
+        const half = count / 2
+        hash = nodeHash(subtree(key, data, from, half), subtree(key, data, from + half, half))
+        memo.set(id, hash)
+      }
+      return hash
+    }
     return plans.map((plan) => {
-      const parts = plan.map(({ tile, offset, count }) => subtreeOf(byKey.get(keyOf(tile))!, offset, count))
+      const parts = plan.map(({ tile, offset, count }) =>
+        subtree(keyOf(tile), byKey.get(keyOf(tile))!, offset, count),
+      )
       // RFC 6962 combines the left part with the right part's hash: right to left.
       let hash = parts.at(-1)!
       for (let i = parts.length - 2; i >= 0; i--) hash = nodeHash(parts[i]!, hash)

@@ -35,6 +35,8 @@ export interface RequestOptions {
   text?: boolean
   /** Answer a file: its bytes and the name its Content-Disposition gives (e.g. the data export). */
   file?: boolean
+  /** The browser's HTTP cache mode (ledger tiles skip it: they are kept only once checked). */
+  cache?: RequestCache
 }
 
 /** A file an answer carries: its bytes, and its name when the server gave one. */
@@ -99,6 +101,7 @@ async function request<S extends z.ZodMiniType | undefined>(
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: options.signal,
+      ...(options.cache ? { cache: options.cache } : {}),
     })
   } catch (error) {
     // A cancelled query is not a failure to report; let the caller see the AbortError as is.

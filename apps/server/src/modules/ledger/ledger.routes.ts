@@ -16,7 +16,7 @@ import {
   ZBlockResponse,
   ZVerificationResult,
 } from '@circles/shared'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod/mini'
 import { currentUser } from '../auth/auth.plugin'
@@ -139,23 +139,24 @@ export function ledgerLogRoutes(ledger: LedgerService) {
           request.query.to,
         ),
     )
-    // Issue 29 (C2SP tlog-tiles): the tree as tiles. A tile's bytes never change for its path, so the
-    // browser keeps it (privately: members only), unlike every other API answer.
-    app.get(
-      '/:circleId/tile/*',
-      { onRequest, schema: { tags, security, params: z.object({ ...params.shape, '*': z.string() }) } },
-      async (request, reply) => {
-        const tile = await ledger.tile(
-          currentUser(request),
-          request.params.circleId,
-          `tile/${request.params['*']}`,
-        )
-        return reply
-          .type('application/octet-stream')
-          .header('cache-control', 'private, max-age=31536000, immutable')
-          .send(tile.bytes)
-      },
-    )
+    // Issue 29 (C2SP tlog-tiles): the tree as tiles, and the entries as bundles. A tile's bytes never
+    // change for its path, so the browser keeps it (privately: members only), unlike every other API answer.
+    const tileSchema = { tags, security, params: z.object({ ...params.shape, '*': z.string() }) }
+    const immutable = (reply: FastifyReply, bytes: Buffer) =>
+      reply
+        .type('application/octet-stream')
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(bytes)
+    app.get('/:circleId/tile/entries/*', { onRequest, schema: tileSchema }, async (request, reply) => {
+      const { circleId, '*': rest } = request.params
+      const bundle = await ledger.entryBundle(currentUser(request), circleId, `tile/entries/${rest}`)
+      return immutable(reply, bundle.bytes)
+    })
+    app.get('/:circleId/tile/*', { onRequest, schema: tileSchema }, async (request, reply) => {
+      const { circleId, '*': rest } = request.params
+      const tile = await ledger.tile(currentUser(request), circleId, `tile/${rest}`)
+      return immutable(reply, tile.bytes)
+    })
     app.get(
       '/:circleId/export',
       { onRequest, schema: { tags, security, params } },

@@ -21,6 +21,7 @@ import {
   signCheckpoint,
   type StoredBlock,
   buildTiles,
+  entryBundle as entryBundleOf,
   fullTileHash,
   openCheckpoint,
   parseTilePath,
@@ -581,7 +582,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
   /**
    * A tile of the circle's tree (C2SP tlog-tiles, issue 29): `tile/<L>/<N>[.p/<W>]` for members. Only
    * tiles of trees the log has had: a full tile once its 256 hashes exist, a partial one up to the width
-   * the level has. Entry bundles are not served yet.
+   * the level has. Entry bundles are `entryBundle`'s.
    */
   async function tile(actor: TUser, circleId: string, path: string): Promise<{ bytes: Buffer }> {
     const head = await tiledHead(actor, circleId)
@@ -592,6 +593,27 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
       throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchTile)
     const [bytes] = await tileReader(ctx.db, circleId)([wanted])
     return { bytes: Buffer.from(bytes!) }
+  }
+
+  /**
+   * An entry bundle of the circle's log (C2SP tlog-tiles, `tile/entries/<N>[.p/<W>]`) for members: the
+   * leaf bytes of entries N·256 … N·256+W−1, each with its uint16 length. A redacted v1/v2 block's leaf
+   * bytes held the name and are gone (docs/decisions/0034): its entry is empty, which no leaf is, and
+   * the leaf hash in the level-0 tile stands for it (docs/decisions/0061).
+   */
+  async function entryBundle(actor: TUser, circleId: string, path: string): Promise<{ bytes: Buffer }> {
+    await requireMember(ctx.db, circleId, actor)
+    const size = (await repo.headOf(ctx.db, circleId))?.size ?? 0
+    const wanted = parseTilePath(path)
+    if (!wanted || wanted.level !== 'entries') throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchTile)
+    const first = wanted.index * TILE_WIDTH
+    if (first + wanted.width > size) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchTile)
+    const rows = await repo.chainPage(ctx.db, circleId, first - 1, wanted.width, first + wanted.width)
+    const entries = rows.map((row) => {
+      const block = storedBlockOf(row)
+      return block.redacted ? new Uint8Array(0) : blockBytes(block.content)
+    })
+    return { bytes: Buffer.from(entryBundleOf(entries)) }
   }
 
   /**
@@ -663,6 +685,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     inclusions,
     consistency,
     tile,
+    entryBundle,
     exportLog,
   }
 }

@@ -3,14 +3,18 @@ import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query'
 import { isOffline, offlineDeps, useOffline, recordingProofs, storedProofs, storeProofs } from '@/pwa/offline'
 import { ledgerKeysQuery, logApi } from './log-api'
 import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
+import { keepTiles, keptTiles, tileKey } from './tile-cache'
+import { tileProofs } from './tile-proofs'
 import { type CircleVerification, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
 
-/** The server's answers and this device's memory, for the check. */
+/**
+ * The server's answers and this device's memory, for the check: the proofs built here from tiles
+ * (issue 29), the full ones kept on the device.
+ */
 const onThisDevice = (keys: string[]): VerifyDeps => ({
   keys,
   checkpoint: logApi.checkpoint,
-  consistency: logApi.consistency,
-  inclusions: logApi.inclusions,
+  ...tileProofs({ fetchTile: logApi.tile, kept: keptTiles, keep: keepTiles, keyOf: tileKey }),
   remembered: rememberedCheckpoint,
   remember: rememberCheckpoint,
 })
@@ -26,7 +30,7 @@ export async function keepReceipt(queryClient: QueryClient, circleId: string, re
 
 /**
  * The device check of a ledger page. Online: against the server's newest checkpoint, and the proofs it
- * sent are stored with that checkpoint. Offline: the same check on the stored checkpoint and proofs
+ * built from tiles are stored with that checkpoint. Offline: the same check on the stored checkpoint and proofs
  * (issue 27, docs/decisions/0054), its result marked with when they were stored.
  */
 export async function checkOnThisDevice(

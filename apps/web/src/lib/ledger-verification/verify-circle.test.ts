@@ -6,69 +6,14 @@ import {
   merkleTree,
   nameCommitment,
   publicKeyOf,
-  seedSigner,
   signCheckpoint,
   verifierKey,
   type BlockContent,
 } from '@circles/ledger'
 import { describe, expect, it } from 'vitest'
 import { conditionBlock } from '@/test/condition-block'
-import { type RememberedCheckpoint, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
-
-const CIRCLE = '0b7d3c1e-5f0a-4c1e-9a55-2f1d8e9c7a10'
-const signer = seedSigner('circles.example', new Uint8Array(32).fill(7))
-const KEYS = [verifierKey(signer.name, signer.publicKey)]
-
-function content(height: number, prevHash: string, to = 'Ben'): BlockContent {
-  return {
-    v: 1,
-    kind: 'HANDOVER',
-    circle: { id: CIRCLE, name: 'Linden Street' },
-    height,
-    prevHash,
-    first: height === 0,
-    time: `2026-11-0${1 + (height % 9)}T10:00:00.000Z`,
-    handoverId: null,
-    item: { id: `item-${height}`, name: `Thing ${height}` },
-    from: { id: 'ida', name: 'Ida' },
-    to: { id: to.toLowerCase(), name: to },
-    ownership: 'COMPLETE',
-    commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
-  }
-}
-
-/** A server's log of `size` blocks; `rewrite` replaces the content of one height (and re-signs). */
-function log(size: number, rewrite?: { height: number; to: string }) {
-  const blocks: ShownBlock[] = []
-  for (let h = 0; h < size; h++) {
-    const prev = h === 0 ? GENESIS_PREV_HASH : blocks[h - 1]!.hash
-    const c = content(h, prev, rewrite?.height === h ? rewrite.to : 'Ben')
-    blocks.push({ id: `block-${h}`, hash: blockHash(c), content: c })
-  }
-  const tree = merkleTree(blocks.map((b) => hexToHash(b.hash)))
-  const note = (n: number) =>
-    signCheckpoint(
-      { origin: `circles.example/circle/${CIRCLE}`, size: n, rootHash: tree.root(n), extensions: [] },
-      signer,
-    )
-  return { blocks, tree, note }
-}
-
-/** The device's memory and the server's answers, for the log `server`. */
-function device(server: ReturnType<typeof log>, memory = new Map<string, RememberedCheckpoint>()) {
-  const size = server.blocks.length
-  const deps: VerifyDeps = {
-    keys: KEYS,
-    checkpoint: async () => server.note(size),
-    consistency: async (_c, from, to) => ({ proof: server.tree.consistencyProof(from, to).map(hashToHex) }),
-    inclusions: async (_c, indexes, n) => ({
-      proofs: indexes.map((index) => ({ index, proof: server.tree.inclusionProof(index, n).map(hashToHex) })),
-    }),
-    remembered: async (id) => memory.get(id),
-    remember: async (c) => void memory.set(c.circleId, c),
-  }
-  return { deps, memory }
-}
+import { CIRCLE, content, device, log, signer } from '@/test/ledger-device'
+import { type ShownBlock, verifyCircle } from './verify-circle'
 
 describe('verifying a circle on this device', () => {
   it('verifies a first visit and a grown log, remembering the newest checkpoint', async () => {

@@ -4,10 +4,12 @@ import {
   hexToHash,
   openCheckpoint,
   parseVerifierKey,
+  TileMismatchError,
   verifyConsistency,
   verifyInclusion,
   type BlockContent,
   type Checkpoint,
+  type Hash,
   type KeptNames,
   type NoteKey,
   type Side,
@@ -80,15 +82,20 @@ export interface ShownBlock {
   redacted?: Side[]
 }
 
-/** The server calls and the device's memory the check needs (injected, so tests run without either). */
+/**
+ * The server calls and the device's memory the check needs (injected, so tests run without either).
+ * The proofs are built on this device from tiles checked against the signed root they are given
+ * (tile-proofs.ts, docs/decisions/0060); tiles that do not make it throw TileMismatchError.
+ */
 export interface VerifyDeps {
   keys: string[]
   checkpoint(circleId: string): Promise<string>
-  consistency(circleId: string, from: number, to: number): Promise<{ proof: string[] }>
+  consistency(circleId: string, from: number, to: number, rootHash: Hash): Promise<{ proof: string[] }>
   inclusions(
     circleId: string,
     indexes: number[],
     size: number,
+    rootHash: Hash,
   ): Promise<{ proofs: { index: number; proof: string[] }[] }>
   remembered(circleId: string): Promise<RememberedCheckpoint | undefined>
   remember(checkpoint: RememberedCheckpoint): Promise<void>
@@ -144,11 +151,32 @@ export async function verifyCircle(
   if (!checkpoint.origin.endsWith(`/circle/${circleId}`)) return alarm('signature')
   const root = hashToHex(checkpoint.rootHash)
 
+  /** Tiles that do not make the signed tree are the server's broken promise, named as evidence. */
+  const tilesOr = async <T>(
+    reason: AlarmReason,
+    build: () => Promise<T>,
+  ): Promise<T | CircleVerification> => {
+    try {
+      return await build()
+    } catch (error) {
+      if (!(error instanceof TileMismatchError)) throw error
+      const { size, rootHash } = checkpoint!
+      return alarm(reason, {
+        proof: { type: 'tiles', size, rootHash: hashToHex(rootHash), tiles: error.paths },
+      })
+    }
+  }
+  const isAlarm = (answer: object): answer is CircleVerification => 'state' in answer
+
   if (remembered) {
     if (remembered.size > checkpoint.size) return alarm('rollback')
     if (remembered.size === checkpoint.size && remembered.rootHash !== root) return alarm('fork')
     if (remembered.size > 0 && remembered.size < checkpoint.size) {
-      const answer = await deps.consistency(circleId, remembered.size, checkpoint.size)
+      const { size, rootHash } = checkpoint
+      const answer = await tilesOr('consistency', () =>
+        deps.consistency(circleId, remembered.size, size, rootHash),
+      )
+      if (isAlarm(answer)) return answer
       const proof = { type: 'consistency', from: remembered.size, to: checkpoint.size, ...answer }
       const holds = verifyConsistency(
         remembered.size,
@@ -178,11 +206,10 @@ export async function verifyCircle(
   }
   for (let start = 0; start < blocks.length; start += PROOFS_PER_CALL) {
     const page = blocks.slice(start, start + PROOFS_PER_CALL)
-    const answer = await deps.inclusions(
-      circleId,
-      page.map((b) => b.content.height),
-      checkpoint.size,
-    )
+    const { size, rootHash } = checkpoint
+    const heights = page.map((b) => b.content.height)
+    const answer = await tilesOr('inclusion', () => deps.inclusions(circleId, heights, size, rootHash))
+    if (isAlarm(answer)) return answer
     const proofs = new Map(answer.proofs.map((p) => [p.index, p.proof]))
     for (const block of page) {
       const { height } = block.content

@@ -2,7 +2,7 @@ import { clear, createStore, get, update, type UseStore } from 'idb-keyval'
 import type { RememberedCheckpoint, VerifyDeps } from '@/lib/ledger-verification/verify-circle'
 
 /**
- * The proofs a ledger page's device check received, kept with the signed checkpoint they prove against
+ * The proofs a ledger page's device check built (from tiles, issue 29), kept with the signed checkpoint they prove against
  * (issue 27, docs/decisions/0054): offline, the same check runs again on them, with no server. One entry
  * per circle; proofs against the same tree are merged, a newer tree replaces the entry. Removed when the
  * person signs out (the checkpoint memory of lib/ledger-verification stays, docs/decisions/0019).
@@ -86,8 +86,8 @@ export function offlineDeps(
 }
 
 /**
- * The online calls, recording the inclusion proofs received, so a verified check can store them with
- * its checkpoint (`keep`).
+ * The online calls, recording the inclusion proofs they built (from tiles, issue 29), so a verified
+ * check can store them with its checkpoint: the offline check needs the proofs, not the tiles.
  */
 export function recordingProofs(deps: VerifyDeps): { deps: VerifyDeps; recorded: Record<string, string[]> } {
   const recorded: Record<string, string[]> = {}
@@ -95,8 +95,8 @@ export function recordingProofs(deps: VerifyDeps): { deps: VerifyDeps; recorded:
     recorded,
     deps: {
       ...deps,
-      inclusions: async (circleId, indexes, size) => {
-        const answer = await deps.inclusions(circleId, indexes, size)
+      inclusions: async (circleId, indexes, size, rootHash) => {
+        const answer = await deps.inclusions(circleId, indexes, size, rootHash)
         for (const { index, proof } of answer.proofs) recorded[String(index)] = proof
         return answer
       },

@@ -1,23 +1,13 @@
-import {
-  blockHash,
-  GENESIS_PREV_HASH,
-  hashToHex,
-  hexToHash,
-  merkleTree,
-  seedSigner,
-  signCheckpoint,
-  verifierKey,
-  type BlockContent,
-} from '@circles/ledger'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, render, renderHook, screen } from '@/test/testing-library'
 import type { ReactNode } from 'react'
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Button } from '@/components/ui/button'
 import { api, ApiError } from '@/lib/api-client'
-import { type ShownBlock, verifyCircle, type VerifyDeps } from '@/lib/ledger-verification/verify-circle'
+import { verifyCircle } from '@/lib/ledger-verification/verify-circle'
 import { initI18n } from '@/lib/i18n'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
+import { CIRCLE, device, KEYS, log } from '@/test/ledger-device'
 import {
   cacheKey,
   clearOfflineData,
@@ -243,57 +233,13 @@ describe('actions offline', () => {
   })
 })
 
-// A signed log, as verify-circle.test.ts builds it.
-const CIRCLE = '0b7d3c1e-5f0a-4c1e-9a55-2f1d8e9c7a10'
-const signer = seedSigner('circles.example', new Uint8Array(32).fill(7))
-const KEYS = [verifierKey(signer.name, signer.publicKey)]
-function signedLog(size: number) {
-  const blocks: ShownBlock[] = []
-  for (let h = 0; h < size; h++) {
-    const content: BlockContent = {
-      v: 1,
-      kind: 'HANDOVER',
-      circle: { id: CIRCLE, name: 'Linden Street' },
-      height: h,
-      prevHash: h === 0 ? GENESIS_PREV_HASH : blocks[h - 1]!.hash,
-      first: h === 0,
-      time: '2026-11-01T10:00:00.000Z',
-      handoverId: null,
-      item: { id: `item-${h}`, name: `Thing ${h}` },
-      from: { id: 'ida', name: 'Ida' },
-      to: { id: 'ben', name: 'Ben' },
-      ownership: 'COMPLETE',
-      commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
-    }
-    blocks.push({ id: `block-${h}`, hash: blockHash(content), content })
-  }
-  const tree = merkleTree(blocks.map((b) => hexToHash(b.hash)))
-  const note = signCheckpoint(
-    { origin: `circles.example/circle/${CIRCLE}`, size, rootHash: tree.root(size), extensions: [] },
-    signer,
-  )
-  return { blocks, tree, note }
-}
-
 describe('the ledger check offline, on what the device stored', () => {
   beforeEach(() => clearOfflineData())
 
   it('verifies the stored blocks against the stored checkpoint and proofs, and catches a changed block', async () => {
-    const server = signedLog(6)
-    const memory = new Map<string, never>()
-    const online: VerifyDeps = {
-      keys: KEYS,
-      checkpoint: async () => server.note,
-      consistency: async () => ({ proof: [] }),
-      inclusions: async (_c, indexes, n) => ({
-        proofs: indexes.map((index) => ({
-          index,
-          proof: server.tree.inclusionProof(index, n).map(hashToHex),
-        })),
-      }),
-      remembered: async (id) => memory.get(id),
-      remember: async (c) => void memory.set(c.circleId, c as never),
-    }
+    // Online, the proofs are built from the server's tiles (issue 29) and recorded.
+    const server = log(6)
+    const { deps: online, memory } = device(server)
     const { deps, recorded } = recordingProofs(online)
     const shown = server.blocks.slice(2, 5)
     const first = await verifyCircle(CIRCLE, shown, deps)
@@ -315,6 +261,6 @@ describe('the ledger check offline, on what the device stored', () => {
 
   it('says it cannot check when nothing is stored', async () => {
     const offline = offlineDeps(KEYS, async () => undefined)
-    await expect(verifyCircle(CIRCLE, signedLog(2).blocks, offline)).rejects.toBeInstanceOf(NotStoredError)
+    await expect(verifyCircle(CIRCLE, log(2).blocks, offline)).rejects.toBeInstanceOf(NotStoredError)
   })
 })

@@ -25,6 +25,9 @@ function downloadEvidence(alarm: Alarm) {
 function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
   const { t } = useTranslation('ledger')
   const height = alarm.evidence.block?.height
+  // Issue 29: the audit paths are built from tiles; tiles that do not make the signed root name no block.
+  const fromTiles = (alarm.evidence.proof as { type?: string } | undefined)?.type === 'tiles'
+  const values = { circle, seen: alarm.seenSize, size: alarm.size, height }
   return (
     <Alert
       tone="error"
@@ -40,7 +43,11 @@ function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
         </Button>
       }
     >
-      <p>{t(`device.reason.${alarm.reason}`, { circle, seen: alarm.seenSize, size: alarm.size, height })}</p>
+      <p>
+        {alarm.reason === 'inclusion' && fromTiles
+          ? t('device.tiles', values)
+          : t(`device.reason.${alarm.reason}`, values)}
+      </p>
       <p className="mt-1 text-fg-muted">{t('device.alarmAdvice')}</p>
     </Alert>
   )
