@@ -70,6 +70,8 @@ import { createLoansService } from './modules/loans/loans.service'
 import { loansRoutes } from './modules/loans/loans.routes'
 import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
+import { witnessRoutes } from './modules/ledger/witness.routes'
+import { createWitnessService } from './modules/ledger/witness.service'
 import { exportRoutes } from './modules/export/export.routes'
 import { createExportService } from './modules/export/export.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
@@ -311,6 +313,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(loansRoutes(loans), { prefix: '/loans' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
+      await api.register(witnessRoutes(createWitnessService(ctx, signer)), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))
       await api.register(webauthnRoutes(webauthn), { prefix: '/webauthn' })
       await api.register(exportRoutes(createExportService(ctx, store, signer)), { prefix: '/users' })

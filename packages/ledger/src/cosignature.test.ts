@@ -13,6 +13,7 @@ import {
   openCosignedNote,
   parseCosignatureLine,
   parseCosignerKey,
+  usableCosignerKey,
   verifyCosignature,
 } from './cosignature'
 import { keyId, NoteError, parseVerifierKey, seedSigner, verifierKey } from './note'
@@ -103,6 +104,15 @@ describe('cosigner keys', () => {
     expect(cosignerKeyId(signer.name, signer.publicKey)).not.toBe(keyId(signer.name, signer.publicKey))
     expect(() => parseCosignerKey(verifierKey(signer.name, signer.publicKey))).toThrow('not an Ed25519')
     expect(() => parseVerifierKey(vkey)).toThrow(NoteError)
+  })
+
+  it('takes only curve points of large order as witness keys', () => {
+    expect(usableCosignerKey(newWitness('w').signer.publicKey)).toBe(true)
+    expect(usableCosignerKey(parseCosignerKey(REMORA).publicKey)).toBe(true)
+    const identity = Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? 1 : 0))
+    for (const bad of [identity, new Uint8Array(32).fill(0xff), new Uint8Array(31)]) {
+      expect(usableCosignerKey(bad)).toBe(false)
+    }
   })
 
   it('refuses mangled keys', () => {

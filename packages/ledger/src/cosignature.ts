@@ -51,6 +51,16 @@ export function parseCosignerKey(text: string): NoteKey {
   return { name, id, publicKey }
 }
 
+/** Whether 32 bytes are an Ed25519 public key fit for a witness: a point of the curve, not of small order. */
+export function usableCosignerKey(publicKey: Uint8Array): boolean {
+  if (publicKey.length !== 32) return false
+  try {
+    return !ed25519.Point.fromBytes(publicKey).isSmallOrder()
+  } catch {
+    return false
+  }
+}
+
 function validTime(timestamp: number): boolean {
   return Number.isSafeInteger(timestamp) && timestamp > 0 && timestamp <= MAX_TIME
 }

@@ -1,4 +1,5 @@
 import {
+  addSignatureLines,
   appendLeaf,
   type BlockContent,
   type BlockEvidence,
@@ -47,6 +48,7 @@ import { explainOutsider, requireMember } from '../membership/access'
 import { imageUrls } from '../../lib/images'
 import { photoView, type ConditionService, type HandoverPhotos } from '../condition/condition.service'
 import * as repo from './ledger.repository'
+import * as witnessRepo from './witness.repository'
 import type { BlockRow, BlockViewRow } from './ledger.repository'
 
 /** The most blocks one list answers with; a circle's whole chain is for verify and (later) export. */
@@ -511,11 +513,19 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     return { keys: signer.verifierKeys }
   }
 
-  /** The newest signed checkpoint; an empty log's is signed on request (Ed25519 is deterministic). */
+  /**
+   * The newest signed checkpoint with its members' cosignatures; an empty log's is signed on request
+   * (Ed25519 is deterministic).
+   */
   async function checkpoint(actor: TUser, circleId: string): Promise<string> {
     await requireMember(ctx.db, circleId, actor)
     const head = await repo.headOf(ctx.db, circleId)
-    if (head?.checkpoint) return head.checkpoint
+    // Issue 29: with the cosignatures members' devices gave on it (docs/decisions/0059).
+    if (head?.checkpoint)
+      return addSignatureLines(
+        head.checkpoint,
+        await witnessRepo.cosignatureLines(ctx.db, circleId, head.size),
+      )
     if (head && head.size > 0) throw new AppError('CONFLICT', MESSAGES.ledgerNotSignedYet)
     return signCheckpoint(
       { origin: originOf(circleId), size: 0, rootHash: emptyRoot(), extensions: [] },
