@@ -102,6 +102,8 @@ describe('a backup from an older release', () => {
       'ledger_tiles',
       'witness_keys',
       'ledger_cosignatures',
+      'ledger_witness_state',
+      'ledger_witness_cosignatures',
     ]
     const levelOf0012 = 13
     const older = await rewritten(file, (lines) => {

@@ -27,6 +27,8 @@ const owners: Record<string, string> = {
   ledgerTiles: 'ledger',
   witnessKeys: 'ledger',
   ledgerCosignatures: 'ledger',
+  ledgerWitnessState: 'ledger',
+  ledgerWitnessCosignatures: 'ledger',
   activities: 'activities',
   webauthnCredentials: 'webauthn',
   webauthnChallenges: 'webauthn',

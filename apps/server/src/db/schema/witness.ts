@@ -62,3 +62,42 @@ export const ledgerCosignatures = pgTable(
     index('ledger_cosignatures_key_idx').on(t.witnessKeyId),
   ],
 )
+
+/**
+ * Outside witnesses (C2SP tlog-witness, LEDGER_WITNESSES): per circle and witness (its key name), the
+ * tree size the witness last cosigned as far as the server knows (the `old` of its next add-checkpoint),
+ * and when the worker may try next (a lease while a request is out, then backoff after a failure).
+ */
+export const ledgerWitnessState = pgTable(
+  'ledger_witness_state',
+  {
+    circleId: uuid('circle_id').notNull(),
+    witness: text('witness').notNull(),
+    size: integer('size').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.circleId, t.witness] }),
+    index('ledger_witness_state_due_idx').on(t.nextAttemptAt),
+  ],
+)
+
+/** An outside witness's cosignature on a checkpoint the server signed, as its signature line. */
+export const ledgerWitnessCosignatures = pgTable(
+  'ledger_witness_cosignatures',
+  {
+    circleId: uuid('circle_id').notNull(),
+    size: integer('size').notNull(),
+    witness: text('witness').notNull(),
+    line: text('line').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.circleId, t.size, t.witness] }),
+    foreignKey({
+      columns: [t.circleId, t.size],
+      foreignColumns: [ledgerCheckpoints.circleId, ledgerCheckpoints.size],
+    }).onDelete('cascade'),
+  ],
+)

@@ -6,6 +6,8 @@ import {
   ledgerCosignatures,
   ledgerHeads,
   ledgerTiles,
+  ledgerWitnessCosignatures,
+  ledgerWitnessState,
   witnessKeys,
 } from '../../db/schema'
 
@@ -46,6 +48,8 @@ export async function deleteCircleLedger(tx: Executor, circleId: string): Promis
   await tx.execute(sql`select set_config('circles.delete_circle_ledger', ${circleId}, true)`)
   await tx.delete(blocks).where(eq(blocks.circleId, circleId))
   await tx.delete(ledgerCosignatures).where(eq(ledgerCosignatures.circleId, circleId))
+  await tx.delete(ledgerWitnessCosignatures).where(eq(ledgerWitnessCosignatures.circleId, circleId))
+  await tx.delete(ledgerWitnessState).where(eq(ledgerWitnessState.circleId, circleId))
   await tx.delete(ledgerCheckpoints).where(eq(ledgerCheckpoints.circleId, circleId))
   await tx.delete(ledgerTiles).where(eq(ledgerTiles.circleId, circleId))
   await tx.delete(ledgerHeads).where(eq(ledgerHeads.circleId, circleId))

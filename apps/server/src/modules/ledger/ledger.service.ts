@@ -520,12 +520,9 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
   async function checkpoint(actor: TUser, circleId: string): Promise<string> {
     await requireMember(ctx.db, circleId, actor)
     const head = await repo.headOf(ctx.db, circleId)
-    // Issue 29: with the cosignatures members' devices gave on it (docs/decisions/0059).
+    // Issue 29: with the cosignatures of members' devices and outside witnesses (docs/decisions/0059).
     if (head?.checkpoint)
-      return addSignatureLines(
-        head.checkpoint,
-        await witnessRepo.cosignatureLines(ctx.db, circleId, head.size),
-      )
+      return addSignatureLines(head.checkpoint, await witnessRepo.cosignersLines(ctx.db, circleId, head.size))
     if (head && head.size > 0) throw new AppError('CONFLICT', MESSAGES.ledgerNotSignedYet)
     return signCheckpoint(
       { origin: originOf(circleId), size: 0, rootHash: emptyRoot(), extensions: [] },
@@ -586,6 +583,17 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
     const proof = await head.tree(to).consistencyProof(from)
     return { from, to, proof: proof.map(toHex), checkpoint: await checkpointOfSize(circleId, to) }
+  }
+
+  /**
+   * The RFC 6962 consistency proof between two sizes of a circle's log, from its tiles, with no access
+   * check: for the outside witnesses' add-checkpoint (issue 29), never for an API caller.
+   */
+  async function consistencyFromTiles(circleId: string, from: number, to: number): Promise<Uint8Array[]> {
+    const head = await repo.headOf(ctx.db, circleId)
+    if (!head || from < 1 || from > to || to > head.size) throw new Error('no such range of the log')
+    await ensureTiles(circleId, head)
+    return tiledTree(to, tileReader(ctx.db, circleId)).consistencyProof(from)
   }
 
   /**
@@ -672,6 +680,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     inclusion,
     inclusions,
     consistency,
+    consistencyFromTiles,
     tile,
     exportLog,
   }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
+import { linesAt as outsideLinesAt } from './outside-witness.repository'
 import { circleMembers, ledgerCosignatures, witnessKeys } from '../../db/schema'
 
 export type WitnessKeyRow = typeof witnessKeys.$inferSelect
@@ -106,4 +107,9 @@ export async function cosignatureLines(db: Executor, circleId: string, size: num
     .where(and(eq(ledgerCosignatures.circleId, circleId), eq(ledgerCosignatures.size, size)))
     .orderBy(asc(ledgerCosignatures.createdAt), asc(witnessKeys.name))
   return rows.map((row) => row.line)
+}
+
+/** Every cosignature line on the circle's checkpoint of `size`: members' devices, then outside witnesses. */
+export async function cosignersLines(db: Executor, circleId: string, size: number): Promise<string[]> {
+  return [...(await cosignatureLines(db, circleId, size)), ...(await outsideLinesAt(db, circleId, size))]
 }

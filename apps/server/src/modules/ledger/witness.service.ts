@@ -139,9 +139,9 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
     }
   }
 
-  /** The note with the cosignature lines the members gave on it. */
+  /** The note with the cosignature lines of the members' devices and the outside witnesses. */
   async function withCosignatures(circleId: string, size: number, note: string): Promise<string> {
-    return addSignatureLines(note, await repo.cosignatureLines(ctx.db, circleId, size))
+    return addSignatureLines(note, await repo.cosignersLines(ctx.db, circleId, size))
   }
 
   /** The checkpoint's text, from a note or the text itself; undefined if it is neither. */
