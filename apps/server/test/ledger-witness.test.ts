@@ -17,6 +17,7 @@ import { ledgerCosignatures, witnessKeys } from '../src/db/schema'
 import { ledgerSigner } from '../src/lib/ledger-signer'
 import { type SignedIn, addMember, createCircle, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
+import { connectAs, listen, tokenOf } from './support/sockets'
 import { type TestApp, TEST_PUBLIC_URL, createTestApp } from './support/test-app'
 import {
   currentCheckpoint,
@@ -175,8 +176,15 @@ describe('cosignatures', () => {
     })
     expect(res.statusCode).toBe(200)
     expect(parseCheckpoint(parseNote(res.json().checkpoint).text).size).toBe(1)
+    const key = parseCosignerKey(device.verifierKey)
     const newest = await currentCheckpoint(t, ida, circle.id)
-    expect(cosignaturesOf(newest, [parseCosignerKey(device.verifierKey)])).toEqual([])
+    expect(cosignaturesOf(newest, [key])).toEqual([])
+    // A proof's checkpoint of size 1 carries it: how a device reads the cosignatures of an older size.
+    const proof = await t.app.inject({
+      url: `/api/ledger/${circle.id}/proof/inclusion?index=0&size=1`,
+      headers: ida.auth,
+    })
+    expect(cosignaturesOf(proof.json().checkpoint, [key])).toHaveLength(1)
   })
 
   it('refuses what is not a valid cosignature of the caller on a checkpoint the server signed', async () => {
@@ -304,5 +312,29 @@ describe('cosignatures', () => {
     const left = await t.database.db.select().from(witnessKeys).where(eq(witnessKeys.userId, ben.user.id))
     expect(left).toEqual([])
     expect(await stored()).toEqual([])
+  })
+
+  it("tells the circle's members live that a cosignature arrived, once, and nobody else", async () => {
+    const { ida, ben, circle } = await circleWith(1)
+    const olga = await signedIn(t, { name: 'Olga' })
+    const url = await listen(t)
+    const [b, o] = [await connectAs(url, tokenOf(ben)), await connectAs(url, tokenOf(olga))]
+    try {
+      const phone = await witnessDevice(t, ida)
+      const note = await currentCheckpoint(t, ida, circle.id)
+      const line = phone.cosign(note)
+      await submitCosignature(t, ida, circle.id, { checkpoint: note, cosignature: line })
+      expect(await b.next('ledger_cosigned')).toEqual({ circleId: circle.id, size: 1 })
+      // Sent again: nothing new, no event.
+      await submitCosignature(t, ida, circle.id, { checkpoint: note, cosignature: line })
+      await createItem(t, ida, circle.id)
+      await b.next('item_update')
+      const cosigned = (l: typeof b) => l.received.filter((r) => r.event === 'ledger_cosigned')
+      expect(cosigned(b)).toHaveLength(1)
+      expect(cosigned(o)).toEqual([])
+    } finally {
+      b.close()
+      o.close()
+    }
   })
 })

@@ -514,8 +514,8 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
   }
 
   /**
-   * The newest signed checkpoint with its members' cosignatures; an empty log's is signed on request
-   * (Ed25519 is deterministic).
+   * The newest signed checkpoint with its cosignatures; an empty log's is signed on request (Ed25519 is
+   * deterministic).
    */
   async function checkpoint(actor: TUser, circleId: string): Promise<string> {
     await requireMember(ctx.db, circleId, actor)
@@ -530,11 +530,11 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     )
   }
 
-  /** The signed checkpoint of `size` entries; every append stored one. */
+  /** The signed checkpoint of `size` entries (every append stored one), with its cosignatures. */
   async function checkpointOfSize(circleId: string, size: number): Promise<string> {
     const note = await repo.checkpointAt(ctx.db, circleId, size)
     if (!note) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchCheckpoint)
-    return note
+    return addSignatureLines(note, await witnessRepo.cosignersLines(ctx.db, circleId, size))
   }
 
   /** A member's call that reads and hashes the circle's whole log: counted, as each costs O(n). */

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import { ledgerHeads, ledgerWitnessCosignatures, ledgerWitnessState } from '../../db/schema'
 
@@ -61,14 +61,4 @@ export async function recordFailure(db: Executor, circleId: string, witness: str
     .update(ledgerWitnessState)
     .set({ nextAttemptAt: sql`now() + ${backoffMs} * interval '1 millisecond'` })
     .where(and(eq(ledgerWitnessState.circleId, circleId), eq(ledgerWitnessState.witness, witness)))
-}
-
-/** The outside witnesses' lines on the circle's checkpoint of `size`. */
-export async function linesAt(db: Executor, circleId: string, size: number): Promise<string[]> {
-  const rows = await db
-    .select({ line: ledgerWitnessCosignatures.line })
-    .from(ledgerWitnessCosignatures)
-    .where(and(eq(ledgerWitnessCosignatures.circleId, circleId), eq(ledgerWitnessCosignatures.size, size)))
-    .orderBy(asc(ledgerWitnessCosignatures.witness))
-  return rows.map((row) => row.line)
 }

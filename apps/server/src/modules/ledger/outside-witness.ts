@@ -97,6 +97,7 @@ export function startOutsideWitnesses(ctx: AppContext, ledger: Pick<LedgerServic
       if (!line) return failed('answered without a valid cosignature', status)
       await ctx.db.transaction((tx) => repo.recordCosigned(tx, { circleId, witness: name, size, line }))
       ctx.log.info({ circleId, witness: name, size }, 'outside witness cosigned the checkpoint')
+      ctx.events.publish('ledger.cosigned', { circleId, size })
       return
     }
     const theirs = status === 409 ? /^(0|[1-9][0-9]{0,9})\n?$/.exec(answer) : null

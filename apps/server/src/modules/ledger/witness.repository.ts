@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
-import { linesAt as outsideLinesAt } from './outside-witness.repository'
-import { circleMembers, ledgerCosignatures, witnessKeys } from '../../db/schema'
+import { circleMembers, ledgerCosignatures, ledgerWitnessCosignatures, witnessKeys } from '../../db/schema'
 
 export type WitnessKeyRow = typeof witnessKeys.$inferSelect
 
@@ -83,33 +82,36 @@ export function keysOfCircle(db: Executor, circleId: string) {
     .orderBy(asc(witnessKeys.createdAt), asc(witnessKeys.name))
 }
 
-/** Keeps a cosignature; a key's second one on the same checkpoint is dropped (the first stays). */
+/** Keeps a cosignature; a key's second one on the same checkpoint is dropped (the first stays). True if kept. */
 export async function insertCosignature(
   db: Executor,
   row: { circleId: string; size: number; witnessKeyId: string; signedAt: number; line: string },
 ) {
-  await db.insert(ledgerCosignatures).values(row).onConflictDoNothing()
+  const inserted = await db
+    .insert(ledgerCosignatures)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ size: ledgerCosignatures.size })
+  return inserted.length > 0
 }
 
 /**
- * The signature lines members' devices gave on the circle's checkpoint of `size`, of the keys of its
- * current members only (the keys a member reads at /witnesses), oldest first.
+ * Every cosignature line on the circle's checkpoint of `size`, in one query: members' devices (current
+ * members only, oldest first), then outside witnesses (by name).
  */
-export async function cosignatureLines(db: Executor, circleId: string, size: number): Promise<string[]> {
-  const rows = await db
-    .select({ line: ledgerCosignatures.line })
-    .from(ledgerCosignatures)
-    .innerJoin(witnessKeys, eq(witnessKeys.id, ledgerCosignatures.witnessKeyId))
-    .innerJoin(
-      circleMembers,
-      and(eq(circleMembers.userId, witnessKeys.userId), eq(circleMembers.circleId, circleId)),
-    )
-    .where(and(eq(ledgerCosignatures.circleId, circleId), eq(ledgerCosignatures.size, size)))
-    .orderBy(asc(ledgerCosignatures.createdAt), asc(witnessKeys.name))
-  return rows.map((row) => row.line)
-}
-
-/** Every cosignature line on the circle's checkpoint of `size`: members' devices, then outside witnesses. */
 export async function cosignersLines(db: Executor, circleId: string, size: number): Promise<string[]> {
-  return [...(await cosignatureLines(db, circleId, size)), ...(await outsideLinesAt(db, circleId, size))]
+  const result = (await db.execute(sql`
+    select line from (
+      select c.line, 0 as kind, c.created_at, k.name
+      from ${ledgerCosignatures} c
+      join ${witnessKeys} k on k.id = c.witness_key_id
+      join ${circleMembers} m on m.user_id = k.user_id and m.circle_id = c.circle_id
+      where c.circle_id = ${circleId} and c.size = ${size}
+      union all
+      select w.line, 1 as kind, w.created_at, w.witness as name
+      from ${ledgerWitnessCosignatures} w
+      where w.circle_id = ${circleId} and w.size = ${size}
+    ) lines
+    order by kind, created_at, name`)) as unknown as { rows: { line: string }[] }
+  return result.rows.map((row) => row.line)
 }

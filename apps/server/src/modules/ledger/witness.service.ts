@@ -198,8 +198,9 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
     if (!verifyEd25519(publicKey, cosignatureMessage(text, cosignature.timestamp), cosignature.signature))
       throw new AppError('VALIDATION_ERROR', MESSAGES.cosignatureInvalid)
 
+    let kept: boolean
     try {
-      await repo.insertCosignature(ctx.db, {
+      kept = await repo.insertCosignature(ctx.db, {
         circleId,
         size,
         witnessKeyId: key.id,
@@ -211,7 +212,10 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
       if (isForeignKeyViolation(error)) throw new AppError('NOT_FOUND', MESSAGES.witnessKeyNotFound)
       throw error
     }
-    ctx.log.info({ circleId, size, userId: actor.id }, 'cosignature stored')
+    if (kept) {
+      ctx.log.info({ circleId, size, userId: actor.id }, 'cosignature stored')
+      ctx.events.publish('ledger.cosigned', { circleId, size })
+    }
     return { checkpoint: await withCosignatures(circleId, size, signed) }
   }
 
