@@ -153,30 +153,25 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
     }
   }
 
-  /**
-   * A member's cosignature on a checkpoint of the circle: kept if it is made with a key of the caller's
-   * and verifies over exactly the checkpoint the server signed at that size. Answers the checkpoint with
-   * every member's cosignature.
-   */
-  async function submitCosignature(
-    actor: TUser,
-    circleId: string,
-    input: TCosignatureRequest,
-  ): Promise<{ checkpoint: string }> {
-    await requireMember(ctx.db, circleId, actor)
+  /** The caller's cosignature line, parsed, with the caller's key it names. */
+  async function ownCosignature(actor: TUser, line: string) {
     let cosignature: Cosignature
     try {
-      cosignature = parseCosignatureLine(input.cosignature.replace(/\n$/, ''))
+      cosignature = parseCosignatureLine(line)
     } catch {
       throw new AppError('VALIDATION_ERROR', MESSAGES.cosignatureMalformed)
     }
     const key = await repo.keyByName(ctx.db, actor.id, cosignature.name)
-    const publicKey = key ? fromBase64(key.publicKey) : undefined
+    const publicKey = key && fromBase64(key.publicKey)
     if (!key || !publicKey || cosignerKeyId(key.name, publicKey) !== cosignature.id)
       throw new AppError('FORBIDDEN', MESSAGES.cosignatureUnknownKey)
+    return { cosignature, key, publicKey }
+  }
 
+  /** The checkpoint the server signed for the circle that `given` (a note or its text) is, exactly. */
+  async function signedCheckpoint(circleId: string, given: string) {
     const wrongCheckpoint = () => new AppError('CONFLICT', MESSAGES.cosignatureWrongCheckpoint)
-    const text = checkpointText(input.checkpoint)
+    const text = checkpointText(given)
     const origin = circleOrigin(host, circleId)
     let size: number
     try {
@@ -186,12 +181,29 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
     } catch {
       throw wrongCheckpoint()
     }
-    const signed = await ledgerRepo.checkpointAt(ctx.db, circleId, size)
-    if (!signed) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchCheckpoint)
-    if (parseNote(signed).text !== text) {
-      reportFork(circleId, size, input.checkpoint, origin)
+    const note = await ledgerRepo.checkpointAt(ctx.db, circleId, size)
+    if (!note) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchCheckpoint)
+    if (parseNote(note).text !== text) {
+      reportFork(circleId, size, given, origin)
       throw wrongCheckpoint()
     }
+    return { size, text, note }
+  }
+
+  /**
+   * A member's cosignature on a checkpoint of the circle: kept if it is made with a key of the caller's
+   * and verifies over exactly the checkpoint the server signed at that size. Answers the checkpoint with
+   * every cosignature on it.
+   */
+  async function submitCosignature(
+    actor: TUser,
+    circleId: string,
+    input: TCosignatureRequest,
+  ): Promise<{ checkpoint: string }> {
+    await requireMember(ctx.db, circleId, actor)
+    const line = input.cosignature.replace(/\n$/, '')
+    const { cosignature, key, publicKey } = await ownCosignature(actor, line)
+    const { size, text, note } = await signedCheckpoint(circleId, input.checkpoint)
     const nowSeconds = Math.floor(ctx.clock().getTime() / 1000)
     if (cosignature.timestamp > nowSeconds + FUTURE_SLACK_SECONDS)
       throw new AppError('VALIDATION_ERROR', MESSAGES.cosignatureFromFuture)
@@ -200,13 +212,8 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
 
     let kept: boolean
     try {
-      kept = await repo.insertCosignature(ctx.db, {
-        circleId,
-        size,
-        witnessKeyId: key.id,
-        signedAt: cosignature.timestamp,
-        line: input.cosignature.replace(/\n$/, ''),
-      })
+      const row = { circleId, size, witnessKeyId: key.id, signedAt: cosignature.timestamp, line }
+      kept = await repo.insertCosignature(ctx.db, row)
     } catch (error) {
       // The key was removed (or the circle closed) in the meantime.
       if (isForeignKeyViolation(error)) throw new AppError('NOT_FOUND', MESSAGES.witnessKeyNotFound)
@@ -216,7 +223,7 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
       ctx.log.info({ circleId, size, userId: actor.id }, 'cosignature stored')
       ctx.events.publish('ledger.cosigned', { circleId, size })
     }
-    return { checkpoint: await withCosignatures(circleId, size, signed) }
+    return { checkpoint: await withCosignatures(circleId, size, note) }
   }
 
   /**
