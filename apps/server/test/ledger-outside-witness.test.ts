@@ -23,6 +23,8 @@ import { currentCheckpoint } from './support/witness'
  */
 let t: TestApp
 let witness: TestWitness
+/** A witness that trusts another log key: it answers 403 to everything the server sends. */
+let stranger: TestWitness
 const signer = ledgerSigner(TEST_PUBLIC_URL, 'outside witness test key')
 beforeAll(async () => {
   witness = await startTestWitness({
@@ -30,10 +32,15 @@ beforeAll(async () => {
     logKeys: signer.verifierKeys.map(parseVerifierKey),
     originPrefix: 'localhost:3000/circle/',
   })
+  stranger = await startTestWitness({
+    name: 'witness.test/stranger',
+    logKeys: ledgerSigner(TEST_PUBLIC_URL, 'another log').verifierKeys.map(parseVerifierKey),
+    originPrefix: 'localhost:3000/circle/',
+  })
   t = await createTestApp({
     ledgerKey: signer,
     env: {
-      LEDGER_WITNESSES: `${witness.url} ${witness.verifierKey}`,
+      LEDGER_WITNESSES: `${witness.url} ${witness.verifierKey}, ${stranger.url} ${stranger.verifierKey}`,
       LEDGER_WITNESS_INTERVAL_MS: '100',
       LEDGER_WITNESS_TIMEOUT_MS: '500',
     },
@@ -42,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close()
   await witness.close()
+  await stranger.close()
 })
 
 /** Waits (up to 15 s) until `check` passes. */
@@ -89,6 +97,10 @@ describe('outside witnesses', () => {
     const sent = requestsFor(origin)
     expect(sent.every((r) => r.status === 200)).toBe(true)
     expect(sent.filter((r) => r.old > 0).every((r) => r.proofLines > 0)).toBe(true)
+    // The witness that does not trust our key refused (403), is retried later, and shows nowhere.
+    expect(stranger.requests.some((r) => r.origin === origin && r.status === 403)).toBe(true)
+    const served = await currentCheckpoint(t, ida, circle.id)
+    expect(parseNote(served).signatures.map((line) => line.name)).toEqual(['localhost:3000', witness.name])
   })
 
   it('never hold up an append: a witness that hangs or fails is retried later', async () => {
