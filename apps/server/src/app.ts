@@ -70,6 +70,9 @@ import { createLoansService } from './modules/loans/loans.service'
 import { loansRoutes } from './modules/loans/loans.routes'
 import { ledgerLogRoutes, ledgerRoutes } from './modules/ledger/ledger.routes'
 import { createLedgerService } from './modules/ledger/ledger.service'
+import { startOutsideWitnesses } from './modules/ledger/outside-witness'
+import { witnessRoutes } from './modules/ledger/witness.routes'
+import { createWitnessService } from './modules/ledger/witness.service'
 import { exportRoutes } from './modules/export/export.routes'
 import { createExportService } from './modules/export/export.service'
 import { createDatabaseStore, createDiskStore } from './lib/storage'
@@ -236,6 +239,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   condition.start()
   app.addHook('onClose', () => condition.stop())
   const ledger = createLedgerService(ctx, signer, condition)
+  // Issue 29: the checkpoints go to the outside witnesses of LEDGER_WITNESSES, if any.
+  const outsideWitnesses = startOutsideWitnesses(ctx, ledger)
+  if (outsideWitnesses) app.addHook('onClose', () => outsideWitnesses.stop())
   const activities = createActivitiesService(ctx)
   const notices = createNoticesService(ctx)
   const items = createItemsService(ctx, store, ledger, activities)
@@ -311,6 +317,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(loansRoutes(loans), { prefix: '/loans' })
       await api.register(ledgerRoutes(ledger), { prefix: '/blockchain' })
       await api.register(ledgerLogRoutes(ledger), { prefix: '/ledger' })
+      await api.register(witnessRoutes(createWitnessService(ctx, signer)), { prefix: '/ledger' })
       await api.register(activitiesRoutes(activities))
       await api.register(webauthnRoutes(webauthn), { prefix: '/webauthn' })
       await api.register(exportRoutes(createExportService(ctx, store, signer)), { prefix: '/users' })

@@ -57,9 +57,30 @@ describe('loadConfig', () => {
     ['SHUTDOWN_DRAIN_MS', 'soon'],
     ['SHUTDOWN_TIMEOUT_MS', '500'],
     ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+    ['LEDGER_WITNESSES', 'https://w.example'],
+    [
+      'LEDGER_WITNESSES',
+      'ftp://w.example remora.n621.de+da77ade7+BOvN63jn/bLvkieywe8R6UYAtVtNbZpXh34x7onlmtw2',
+    ],
+    [
+      'LEDGER_WITNESSES',
+      'https://w.example remora.n621.de+da77ade8+BOvN63jn/bLvkieywe8R6UYAtVtNbZpXh34x7onlmtw2',
+    ],
   ])('rejects a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`))
+  })
+
+  it('reads the outside witnesses: URL and cosigner key, comma-separated (issue 29)', () => {
+    const remora = 'remora.n621.de+da77ade7+BOvN63jn/bLvkieywe8R6UYAtVtNbZpXh34x7onlmtw2'
+    expect(loadConfig({}).ledgerWitnesses.witnesses).toEqual([])
+    const config = loadConfig({
+      LEDGER_WITNESSES: `https://w.example/sub/ ${remora}, http://127.0.0.1:9 ${remora}`,
+    })
+    expect(config.ledgerWitnesses.witnesses).toEqual([
+      { url: 'https://w.example/sub', verifierKey: remora },
+      { url: 'http://127.0.0.1:9', verifierKey: remora },
+    ])
   })
 
   it('parses TRUST_PROXY forms', () => {

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { parseCosignerKey } from '@circles/ledger'
 import { vapidPairMatches } from './lib/push/vapid'
 import { z } from 'zod'
 import type { RequestTimeouts } from './plugins/slow-clients'
@@ -36,6 +37,18 @@ const ZEnv = z.object({
     )
     .optional(),
   LEDGER_PREVIOUS_KEYS: z.string().optional(),
+  /**
+   * Issue 29 (docs/decisions/0059): outside witnesses (C2SP tlog-witness), comma-separated, each
+   * `<submission URL prefix> <the witness's Ed25519 cosigner verifier key>`.
+   */
+  LEDGER_WITNESSES: z
+    .string()
+    .refine((value) => parseWitnesses(value) !== undefined, {
+      error: 'must be "<http(s) URL> <cosigner verifier key>" entries separated by commas',
+    })
+    .optional(),
+  LEDGER_WITNESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  LEDGER_WITNESS_INTERVAL_MS: ms(50, 5000),
   /** Web Push (issue 27, docs/decisions/0053): the VAPID key pair, base64url; generated into DATA_DIR when absent. */
   VAPID_PUBLIC_KEY: z
     .string()
@@ -126,6 +139,15 @@ export interface Config {
   /** Verifier keys of earlier signing keys, still published so old checkpoints verify. */
   ledgerPreviousKeys: string[]
   /**
+   * Issue 29: outside witnesses (C2SP tlog-witness) each new checkpoint is sent to, with the deadline of
+   * one request and how often the worker looks for checkpoints they have not cosigned yet.
+   */
+  ledgerWitnesses: {
+    witnesses: { url: string; verifierKey: string }[]
+    timeoutMs: number
+    intervalMs: number
+  }
+  /**
    * Web Push (docs/decisions/0053): the VAPID keys given by the environment (both or neither; else the
    * server derives them from a secret it keeps in DATA_DIR), the subject the push services may contact
    * (mailto: CONTACT_EMAIL by default) and the deadline of each request to a push service.
@@ -162,6 +184,25 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** LEDGER_WITNESSES as a list; undefined when an entry is not a URL and a cosigner key. */
+function parseWitnesses(value: string): { url: string; verifierKey: string }[] | undefined {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  const witnesses = entries.map((entry) => {
+    const [url = '', verifierKey = '', ...rest] = entry.split(/\s+/)
+    try {
+      parseCosignerKey(verifierKey)
+      if (rest.length > 0 || !/^https?:$/.test(new URL(url).protocol)) return undefined
+    } catch {
+      return undefined
+    }
+    return { url: url.replace(/\/+$/, ''), verifierKey }
+  })
+  return witnesses.every((w) => w !== undefined) ? witnesses : undefined
+}
 
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true
@@ -211,6 +252,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((key) => key.trim())
       .filter(Boolean),
+    ledgerWitnesses: {
+      witnesses: parseWitnesses(e.LEDGER_WITNESSES ?? '') ?? [],
+      timeoutMs: e.LEDGER_WITNESS_TIMEOUT_MS,
+      intervalMs: e.LEDGER_WITNESS_INTERVAL_MS,
+    },
     push: { vapid, subject: e.VAPID_SUBJECT ?? `mailto:${e.CONTACT_EMAIL}`, timeoutMs: e.PUSH_TIMEOUT_MS },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

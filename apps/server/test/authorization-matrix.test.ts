@@ -11,6 +11,7 @@ import { createUser, DEFAULT_PASSWORD, uniqueEmail } from './support/factories'
 import { createItem, handOver, pendingHandover } from './support/handovers'
 import { multipart, pictureBytes } from './support/images'
 import { deviceKeys } from './support/push-endpoint'
+import { currentCheckpoint, witnessDevice, witnessKeyPair } from './support/witness'
 import { type ApiRoute, createTestAppWithRoutes, routeKey } from './support/routes'
 import { connectAs, type Listener, listen, refusedConnection, tokenOf } from './support/sockets'
 import { TEST_JWT_SECRET, type TestApp, tokenFromEmail } from './support/test-app'
@@ -895,6 +896,40 @@ function table(): Record<string, Row> {
     'GET /api/ledger/:circleId/export': {
       expect: circleA(OK),
       call: () => ({ url: `/api/ledger/${A()}/export` }),
+    },
+    // Issue 29: one's own devices' witness keys (any account); a circle's witnesses and a member's
+    // cosignature on its checkpoint (members; the outsider cosigns with a key of its own, and gets 404).
+    'GET /api/ledger/witness-keys': {
+      expect: anyAccount(),
+      call: () => ({ url: '/api/ledger/witness-keys' }),
+    },
+    'POST /api/ledger/witness-keys': {
+      expect: anyAccount(),
+      call: () => ({
+        url: '/api/ledger/witness-keys',
+        payload: { deviceId: randomUUID(), publicKey: witnessKeyPair().base64 },
+      }),
+    },
+    'DELETE /api/ledger/witness-keys/:deviceId': {
+      expect: anyAccount(),
+      call: async (role, as) => {
+        const signedInVerified = as && role !== 'unverified'
+        const deviceId = signedInVerified ? (await witnessDevice(t, as)).deviceId : randomUUID()
+        return { url: `/api/ledger/witness-keys/${deviceId}` }
+      },
+    },
+    'GET /api/ledger/:circleId/witnesses': {
+      expect: circleA(OK),
+      call: () => ({ url: `/api/ledger/${A()}/witnesses` }),
+    },
+    'POST /api/ledger/:circleId/cosignatures': {
+      expect: circleA(OK),
+      call: async (role, as) => {
+        const note = await currentCheckpoint(t, w.who.admin, A())
+        const cosignature =
+          as && role !== 'unverified' ? (await witnessDevice(t, as)).cosign(note) : 'not a cosignature'
+        return { url: `/api/ledger/${A()}/cosignatures`, payload: { checkpoint: note, cosignature } }
+      },
     },
   }
 }

@@ -60,7 +60,8 @@ describe('a backup from an older release', () => {
     // names (0014), no socket event log (0015), and its migration level.
     // Nor what 0016 (lending, issue 26) adds, nor the items' label codes of 0017 (issue 27), which the
     // migration gives the restored items, nor 0018's push switches and tables (issue 27), nor 0019's
-    // condition evidence (issue 28), nor 0020's tiles (issue 29).
+    // condition evidence (issue 28), nor 0020's tiles (issue 29), nor 0021's witness keys and
+    // cosignatures (issue 29).
     const droppedColumns: Record<string, string[]> = {
       users: [
         'deleted_at',
@@ -99,6 +100,10 @@ describe('a backup from an older release', () => {
       'push_outbox',
       'condition_photos',
       'ledger_tiles',
+      'witness_keys',
+      'ledger_cosignatures',
+      'ledger_witness_state',
+      'ledger_witness_cosignatures',
     ]
     const levelOf0012 = 13
     const older = await rewritten(file, (lines) => {

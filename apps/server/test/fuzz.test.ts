@@ -156,6 +156,12 @@ const FUZZ: Record<string, FuzzEntry> = {
   'GET /api/ledger/:circleId/tile/*': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/tile/entries/*': { params: { circleId: ['circle'] } },
   'GET /api/ledger/:circleId/export': { params: { circleId: ['circle'] } },
+  // witnesses (issue 29)
+  'GET /api/ledger/witness-keys': {},
+  'POST /api/ledger/witness-keys': {},
+  'DELETE /api/ledger/witness-keys/:deviceId': {},
+  'GET /api/ledger/:circleId/witnesses': { params: { circleId: ['circle'] } },
+  'POST /api/ledger/:circleId/cosignatures': { params: { circleId: ['circle'] } },
   // dashboard
   'GET /api/activities/recent': {},
   'GET /api/dashboard/stats': {},

@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { sha256 } from '#sha256'
+import { fromBase64, hex8, NoteError, toBase64, typedKeyId, validName } from './note-encoding'
 
 /**
  * C2SP signed notes (https://c2sp.org/signed-note), Ed25519 only: a text ending in a newline, a blank
@@ -12,9 +12,7 @@ const ED25519 = 0x01
 const DASH = '\u2014 '
 const encoder = new TextEncoder()
 
-export class NoteError extends Error {
-  override readonly name = 'NoteError'
-}
+export { NoteError }
 
 export interface NoteKey {
   name: string
@@ -23,27 +21,7 @@ export interface NoteKey {
   publicKey: Uint8Array
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
-function fromBase64(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw new NoteError('malformed base64')
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
-}
-
-function validName(name: string): boolean {
-  return name.length > 0 && !/[\s+]/.test(name) && !name.includes('\u2014')
-}
-
-export function keyId(name: string, publicKey: Uint8Array): number {
-  const name8 = encoder.encode(`${name}\n`)
-  const input = new Uint8Array(name8.length + 1 + publicKey.length)
-  input.set(name8)
-  input[name8.length] = ED25519
-  input.set(publicKey, name8.length + 1)
-  const hash = sha256(input)
-  return ((hash[0]! << 24) | (hash[1]! << 16) | (hash[2]! << 8) | hash[3]!) >>> 0
-}
-
-const hex8 = (id: number) => id.toString(16).padStart(8, '0')
+export const keyId = (name: string, publicKey: Uint8Array): number => typedKeyId(name, ED25519, publicKey)
 
 /** The verifier key string: `<name>+<hex key id>+<base64(0x01 || public key)>`. */
 export function verifierKey(name: string, publicKey: Uint8Array): string {

@@ -31,6 +31,8 @@ export const LIMITS = {
   conditionNoteMax: 1000,
   /** Messages of lending: ask to borrow, extension, return, decline reason (issue 26). */
   loanMessageMax: 1000,
+  /** Issue 29: witness devices (Ed25519 keys) per account. */
+  witnessKeysPerAccount: 10,
   circlePageItems: 6,
   dashboardCircles: 3,
   dashboardActivities: 10,

@@ -154,6 +154,16 @@ export const MESSAGES = {
   ledgerBadProofRange: 'No proof for these sizes: they must lie within the ledger.',
   ledgerNoSuchCheckpoint: 'There is no signed checkpoint of this size.',
   ledgerNotSignedYet: 'This ledger has no signed checkpoint yet; it gets one with its next entry.',
+  // Issue 29: members' devices as witnesses (docs/decisions/0059).
+  witnessKeyInvalid: 'This is not an Ed25519 public key a witness can use.',
+  witnessKeyTaken: 'This witness key is registered already.',
+  witnessKeyLimit: 'An account can have at most 10 witness devices. Remove one first.',
+  witnessKeyNotFound: 'This device has no witness key.',
+  cosignatureMalformed: 'This is not an Ed25519 cosignature line (C2SP cosignature/v1).',
+  cosignatureUnknownKey: 'This cosignature is not made with a witness key of your account.',
+  cosignatureWrongCheckpoint: 'This is not the checkpoint the server signed for this circle at that size.',
+  cosignatureInvalid: 'The cosignature does not verify over this checkpoint.',
+  cosignatureFromFuture: 'The time of this cosignature is in the future.',
   // Dashboard and the real-time socket (spec 000 §4, §8).
   dashboardEmailNotVerified: 'Email not verified. Please verify your email before accessing the dashboard.',
   dashboardLoadFailed: 'Failed to load dashboard data',

@@ -48,6 +48,12 @@ export interface ServerToClientEvents {
     eventId?: SocketEventId,
   ) => void
   circle_update: (payload: { circleId: string }, eventId?: SocketEventId) => void
+  /**
+   * Issue 29 (docs/decisions/0059): a new cosignature on the circle's checkpoint of `size` (a member's
+   * device or an outside witness). The checkpoint with its cosignatures is read through the API (GET
+   * …/checkpoint for the newest, a proof's `checkpoint` for an older size).
+   */
+  ledger_cosigned: (payload: { circleId: string; size: number }, eventId?: SocketEventId) => void
   /** Issue 26: to the lender and the borrower: the loan changed (fetch GET /api/loans/:id again). */
   loan_update: (
     payload: { loanId: string; itemId: string; circleId: string },

@@ -53,6 +53,11 @@ export interface DomainEvents {
     ownerId: string
     status: 'WAITING' | 'OFFERED' | 'BORROWED' | 'DECLINED' | 'WITHDRAWN' | 'CLOSED'
   }
+  /**
+   * Issue 29: a cosignature (a member's device or an outside witness) was kept on the circle's
+   * checkpoint of `size`; members' devices fetch it to compare (docs/decisions/0059).
+   */
+  'ledger.cosigned': { circleId: string; size: number }
   /** Every session of the user ended (a password reset): their sockets close. */
   'sessions.ended': { userId: string }
 }

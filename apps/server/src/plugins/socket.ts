@@ -487,6 +487,9 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     subscribe('circle.updated', ({ circleId }) => {
       send([{ room: circleRoom(circleId), event: 'circle_update', payload: { circleId } }])
     }),
+    subscribe('ledger.cosigned', ({ circleId, size }) => {
+      send([{ room: circleRoom(circleId), event: 'ledger_cosigned', payload: { circleId, size } }])
+    }),
     ...(['item.created', 'item.updated', 'item.deleted'] as const).map((name) =>
       subscribe(name, ({ circleId, itemId }) => {
         send([{ room: circleRoom(circleId), event: 'item_update', payload: { itemId, circleId } }])

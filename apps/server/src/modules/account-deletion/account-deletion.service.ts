@@ -16,7 +16,7 @@ import type { ActivitiesService } from '../activities/activities.service'
 import type { CirclesService } from '../circles/circles.service'
 import { removeAvatar } from '../avatars/avatars.service'
 import { storedNames } from '../../lib/images'
-import { deleteCircleLedger, erasePersonFromLedger } from '../ledger/ledger-erasure'
+import { deleteCircleLedger, erasePersonFromLedger, eraseWitnessKeys } from '../ledger/ledger-erasure'
 import type { LoansService } from '../loans/loans.service'
 import type { PushService } from '../push/push.service'
 import type { WebauthnService } from '../webauthn/webauthn.service'
@@ -151,6 +151,7 @@ export function createAccountDeletionService(
       )
       await repo.deletePersonalRows(tx, { id: user.id, email: user.email, name: user.name })
       await deps.push.removeAllOf(tx, user.id)
+      await eraseWitnessKeys(tx, user.id)
       // The avatar's file goes after the commit with the pictures (docs/decisions/0037).
       pictures.push(...(await removeAvatar(tx, user.id)))
       const erasedBlocks = await erasePersonFromLedger(tx, user.id)

@@ -1,6 +1,15 @@
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
-import { blocks, ledgerCheckpoints, ledgerHeads, ledgerTiles } from '../../db/schema'
+import {
+  blocks,
+  ledgerCheckpoints,
+  ledgerCosignatures,
+  ledgerHeads,
+  ledgerTiles,
+  ledgerWitnessCosignatures,
+  ledgerWitnessState,
+  witnessKeys,
+} from '../../db/schema'
 
 /**
  * Issue 24 (docs/decisions/0034): what the account deletion does to the ledger, in the caller's
@@ -38,8 +47,19 @@ export async function erasePersonFromLedger(tx: Executor, userId: string): Promi
 export async function deleteCircleLedger(tx: Executor, circleId: string): Promise<void> {
   await tx.execute(sql`select set_config('circles.delete_circle_ledger', ${circleId}, true)`)
   await tx.delete(blocks).where(eq(blocks.circleId, circleId))
+  await tx.delete(ledgerCosignatures).where(eq(ledgerCosignatures.circleId, circleId))
+  await tx.delete(ledgerWitnessCosignatures).where(eq(ledgerWitnessCosignatures.circleId, circleId))
+  await tx.delete(ledgerWitnessState).where(eq(ledgerWitnessState.circleId, circleId))
   await tx.delete(ledgerCheckpoints).where(eq(ledgerCheckpoints.circleId, circleId))
   await tx.delete(ledgerTiles).where(eq(ledgerTiles.circleId, circleId))
   await tx.delete(ledgerHeads).where(eq(ledgerHeads.circleId, circleId))
   await tx.execute(sql`select set_config('circles.delete_circle_ledger', '', true)`)
+}
+
+/**
+ * Issue 29: a deleted account's witness keys, and with them the cosignatures its devices gave (a
+ * cosignature nobody can check against a published key is no evidence any more).
+ */
+export async function eraseWitnessKeys(tx: Executor, userId: string): Promise<void> {
+  await tx.delete(witnessKeys).where(eq(witnessKeys.userId, userId))
 }

@@ -1,4 +1,5 @@
 import {
+  addSignatureLines,
   appendLeaf,
   type BlockContent,
   type BlockEvidence,
@@ -48,6 +49,7 @@ import { explainOutsider, requireMember } from '../membership/access'
 import { imageUrls } from '../../lib/images'
 import { photoView, type ConditionService, type HandoverPhotos } from '../condition/condition.service'
 import * as repo from './ledger.repository'
+import * as witnessRepo from './witness.repository'
 import type { BlockRow, BlockViewRow } from './ledger.repository'
 
 /** The most blocks one list answers with; a circle's whole chain is for verify and (later) export. */
@@ -512,11 +514,16 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     return { keys: signer.verifierKeys }
   }
 
-  /** The newest signed checkpoint; an empty log's is signed on request (Ed25519 is deterministic). */
+  /**
+   * The newest signed checkpoint with its cosignatures; an empty log's is signed on request (Ed25519 is
+   * deterministic).
+   */
   async function checkpoint(actor: TUser, circleId: string): Promise<string> {
     await requireMember(ctx.db, circleId, actor)
     const head = await repo.headOf(ctx.db, circleId)
-    if (head?.checkpoint) return head.checkpoint
+    // Issue 29: with the cosignatures of members' devices and outside witnesses (docs/decisions/0059).
+    if (head?.checkpoint)
+      return addSignatureLines(head.checkpoint, await witnessRepo.cosignersLines(ctx.db, circleId, head.size))
     if (head && head.size > 0) throw new AppError('CONFLICT', MESSAGES.ledgerNotSignedYet)
     return signCheckpoint(
       { origin: originOf(circleId), size: 0, rootHash: emptyRoot(), extensions: [] },
@@ -524,11 +531,11 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     )
   }
 
-  /** The signed checkpoint of `size` entries; every append stored one. */
+  /** The signed checkpoint of `size` entries (every append stored one), with its cosignatures. */
   async function checkpointOfSize(circleId: string, size: number): Promise<string> {
     const note = await repo.checkpointAt(ctx.db, circleId, size)
     if (!note) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchCheckpoint)
-    return note
+    return addSignatureLines(note, await witnessRepo.cosignersLines(ctx.db, circleId, size))
   }
 
   /** A member's call that reads and hashes the circle's whole log: counted, as each costs O(n). */
@@ -577,6 +584,17 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
       throw new AppError('VALIDATION_ERROR', MESSAGES.ledgerBadProofRange)
     const proof = await head.tree(to).consistencyProof(from)
     return { from, to, proof: proof.map(toHex), checkpoint: await checkpointOfSize(circleId, to) }
+  }
+
+  /**
+   * The RFC 6962 consistency proof between two sizes of a circle's log, from its tiles, with no access
+   * check: for the outside witnesses' add-checkpoint (issue 29), never for an API caller.
+   */
+  async function consistencyFromTiles(circleId: string, from: number, to: number): Promise<Uint8Array[]> {
+    const head = await repo.headOf(ctx.db, circleId)
+    if (!head || from < 1 || from > to || to > head.size) throw new Error('no such range of the log')
+    await ensureTiles(circleId, head)
+    return tiledTree(to, tileReader(ctx.db, circleId)).consistencyProof(from)
   }
 
   /**
@@ -684,6 +702,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     inclusion,
     inclusions,
     consistency,
+    consistencyFromTiles,
     tile,
     entryBundle,
     exportLog,
