@@ -1,8 +1,9 @@
 import { LIMITS } from '@circles/shared'
-import { Camera, ImageUp, RotateCw, X } from 'lucide-react'
+import { Camera, RotateCw, X } from 'lucide-react'
 import { lazy, Suspense, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button, buttonClasses } from '@/components/ui/button'
+import { Button } from '@/components/ui/button'
+import { FileButton } from '@/components/ui/file-button'
 import { FormField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
@@ -97,34 +98,20 @@ export function ConditionEditor({
         >
           {t('condition.takePhoto')}
         </Button>
-        <input
+        <FileButton
           id={fileInputId}
-          type="file"
           accept={PICTURE_TYPES}
           multiple
           disabled={addDisabled}
           aria-describedby={reason ? reasonId : undefined}
           aria-label={t('condition.choosePhotos')}
           onChange={(event) => {
-            photos.add(Array.from(event.target.files ?? []))
-            event.target.value = ''
+            photos.add(Array.from(event.currentTarget.files ?? []))
+            event.currentTarget.value = ''
           }}
-          className="peer sr-only"
-        />
-        {/* The browser's own file button speaks the browser's language; this one speaks ours. */}
-        <label
-          htmlFor={fileInputId}
-          aria-hidden="true"
-          className={buttonClasses({
-            variant: 'secondary',
-            size: 'sm',
-            className:
-              'cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-disabled:pointer-events-none peer-disabled:opacity-50',
-          })}
         >
-          <ImageUp aria-hidden="true" />
           {t('condition.choosePhotos')}
-        </label>
+        </FileButton>
         <span className="basis-full text-sm text-fg-muted tabular-nums sm:basis-auto">
           {t('condition.count', { count: photos.slots.length, max: LIMITS.conditionPhotosMax })}
         </span>

@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { LIMITS, MESSAGES, type TItem, type TItemForm, ZItemForm } from '@circles/shared'
-import { Camera, ImagePlus, ImageUp, RotateCw, X } from 'lucide-react'
+import { Camera, ImagePlus, RotateCw, X } from 'lucide-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
-import { Button, buttonClasses } from '@/components/ui/button'
+import { Button } from '@/components/ui/button'
+import { FileButton } from '@/components/ui/file-button'
 import { Form } from '@/components/ui/form'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
@@ -212,28 +213,14 @@ export function ItemForm({
       >
         {(field) => (
           <div className="flex flex-wrap items-center gap-3">
-            <input
+            <FileButton
               {...field}
-              type="file"
               accept={PICTURE_TYPES}
               disabled={busy}
-              onChange={(event) => void pick(event.target)}
-              className="peer sr-only"
-            />
-            {/* The browser's own file button speaks the browser's language; this one speaks ours. */}
-            <label
-              htmlFor={field.id}
-              aria-hidden="true"
-              className={buttonClasses({
-                variant: 'secondary',
-                size: 'sm',
-                className:
-                  'cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-disabled:pointer-events-none peer-disabled:opacity-50',
-              })}
+              onChange={(event) => void pick(event.currentTarget)}
             >
-              <ImageUp aria-hidden="true" />
               {t('form.choosePicture')}
-            </label>
+            </FileButton>
             <Button
               variant="secondary"
               size="sm"

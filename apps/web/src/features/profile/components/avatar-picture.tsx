@@ -1,9 +1,10 @@
 import { LIMITS, MESSAGES, type TUser } from '@circles/shared'
-import { ImageUp, Trash2 } from 'lucide-react'
+import { Trash2 } from 'lucide-react'
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
-import { Button, buttonClasses } from '@/components/ui/button'
+import { Button } from '@/components/ui/button'
+import { FileButton } from '@/components/ui/file-button'
 import { UserAvatar } from '@/components/user-avatar'
 import { notify } from '@/lib/notify'
 import { PICTURE_TYPES, pictureProblem } from '@/lib/picture-check'
@@ -88,30 +89,16 @@ export function AvatarPicture({ user }: { user: TUser }) {
             </span>
           )}
           <div className="flex flex-wrap items-center gap-2">
-            <input
+            <FileButton
               ref={input}
               id={inputId}
-              type="file"
               accept={PICTURE_TYPES}
               disabled={busy}
               aria-label={user.avatarUrl ? t('avatar.change') : t('avatar.add')}
               onChange={(event) => void pick(event)}
-              className="peer sr-only"
-            />
-            {/* The browser's own file button speaks the browser's language; this one speaks ours. */}
-            <label
-              htmlFor={inputId}
-              aria-hidden="true"
-              className={buttonClasses({
-                variant: 'secondary',
-                size: 'sm',
-                className:
-                  'cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-disabled:pointer-events-none peer-disabled:opacity-50',
-              })}
             >
-              <ImageUp aria-hidden="true" />
               {user.avatarUrl ? t('avatar.change') : t('avatar.add')}
-            </label>
+            </FileButton>
             {user.avatarUrl ? (
               <Button
                 variant="ghost"
