@@ -43,7 +43,7 @@ describe('tiles authenticated against the signed tree (as sumdb/tlog TileHashRea
     expect(partialTiles(65_536).map(tilePath)).toEqual(['tile/2/000.p/1'])
   })
 
-  it('builds the RFC 6962 proofs of random trees from tiles it checked, and keeps only full tiles', async () => {
+  it('builds the RFC 6962 proofs of random trees from tiles it checked, and hands on only tiles of the tree', async () => {
     const leaves = leavesOf(1400)
     await fc.assert(
       fc.asyncProperty(
@@ -58,7 +58,9 @@ describe('tiles authenticated against the signed tree (as sumdb/tlog TileHashRea
           expect(hex(await tree.consistencyProof(from))).toEqual(
             hex(consistencyProof(from, leaves.slice(0, size))),
           )
-          expect(kept.every(({ tile }) => tile.width === 256)).toBe(true)
+          // Full tiles, and the tree's own partial tiles (the one of each level that the root needs).
+          const partial = new Set(partialTiles(size).map(tilePath))
+          expect(kept.every(({ tile }) => tile.width === 256 || partial.has(tilePath(tile)))).toBe(true)
         },
       ),
       { numRuns: 40 },
@@ -70,7 +72,13 @@ describe('tiles authenticated against the signed tree (as sumdb/tlog TileHashRea
     const { tree, kept } = authenticated(leaves, leaves.length)
     const [path] = await tree.inclusionProofs([5])
     expect(hex(path!.proof)).toEqual(hex(inclusionProof(5, leaves)))
-    expect(kept.map(({ tile }) => tilePath(tile)).sort()).toEqual(['tile/0/000', 'tile/1/000'])
+    expect(kept.map(({ tile }) => tilePath(tile)).sort()).toEqual([
+      'tile/0/000',
+      'tile/0/257.p/44',
+      'tile/1/000',
+      'tile/1/001.p/1',
+      'tile/2/000.p/1',
+    ])
     const tampered = authenticated(leaves, leaves.length, 'tile/1/000')
     await expect(tampered.tree.inclusionProofs([5])).rejects.toBeInstanceOf(TileMismatchError)
   })
@@ -91,7 +99,11 @@ describe('tiles authenticated against the signed tree (as sumdb/tlog TileHashRea
     const untouched = authenticated(leaves, size, 'tile/0/000')
     await expect(untouched.tree.inclusionProofs([300])).resolves.toHaveLength(1)
     expect(untouched.asked).not.toContain('tile/0/000')
-    expect(untouched.kept.map(({ tile }) => tilePath(tile))).toEqual(['tile/0/001'])
+    expect(untouched.kept.map(({ tile }) => tilePath(tile)).sort()).toEqual([
+      'tile/0/001',
+      'tile/0/003.p/10',
+      'tile/1/000.p/3',
+    ])
   })
 
   it('refuses honest tiles against another root, and bytes of the wrong length', async () => {

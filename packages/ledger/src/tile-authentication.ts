@@ -1,7 +1,14 @@
 import { equalHashes, type Hash } from './merkle'
-import { fullTileHash, type Tile, tileFor, tiledTree, type TileReader, tilePath, TILE_WIDTH } from './tiles'
-
-const HASH_SIZE = 32
+import {
+  fullTileHash,
+  HASH_SIZE,
+  type Tile,
+  tileFor,
+  tiledTree,
+  type TileReader,
+  tilePath,
+  TILE_WIDTH,
+} from './tiles'
 
 /** Tiles that do not make the signed tree: at least one of `paths` is not what the signed root says. */
 export class TileMismatchError extends Error {
@@ -36,15 +43,16 @@ const parentOf = (tile: Tile, size: number): Tile => tileFor((tile.level as numb
  * the partial tiles of the tree, whose hashes make its root (every root subtree lies in the partial tile
  * of its level), and the tile above every full tile, up to a partial one. The root recomputed from the
  * partial tiles must be the signed root; then, from the top level down, each full tile must hash to the
- * entry its parent holds. Only then are the wanted tiles answered and the full ones handed to
- * `authenticated` (to be cached: a full tile never changes). Anything else throws TileMismatchError,
+ * entry its parent holds. Only then are the wanted tiles answered and every tile of the batch handed to
+ * `authenticated` (to be kept: a full tile never changes, and a partial one is the start of any wider
+ * one of its place). Anything else throws TileMismatchError,
  * before a byte is used or kept.
  */
 export function authenticatedTiles(
   size: number,
   rootHash: Hash,
   read: TileReader,
-  authenticated: (full: TileData[]) => void | Promise<void> = () => undefined,
+  authenticated: (checked: TileData[]) => void | Promise<void> = () => undefined,
 ): TileReader {
   return async (wanted) => {
     const batch = new Map<string, Tile>()
@@ -83,7 +91,7 @@ export function authenticatedTiles(
         throw new TileMismatchError([tilePath(tile)])
     }
 
-    await authenticated(full.map((tile) => ({ tile, data: byPath.get(tilePath(tile))! })))
+    await authenticated(tiles.map((tile) => ({ tile, data: byPath.get(tilePath(tile))! })))
     return wanted.map((tile) => byPath.get(tilePath(tile))!)
   }
 }

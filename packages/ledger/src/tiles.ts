@@ -10,7 +10,8 @@ import { type Hash, nodeHash } from './merkle'
  */
 export const TILE_HEIGHT = 8
 export const TILE_WIDTH = 1 << TILE_HEIGHT
-const HASH_SIZE = 32
+/** Bytes of one SHA-256 hash in a tile. */
+export const HASH_SIZE = 32
 
 /** A tile: its level (`'entries'` for an entry bundle), its index in the level, its width (1–256). */
 export interface Tile {

@@ -2,21 +2,36 @@ import { describe, expect, it } from 'vitest'
 import { CIRCLE, device, log } from '@/test/ledger-device'
 import { verifyCircle } from './verify-circle'
 
-// 300 blocks: a full level-0 tile (tile/0/000, kept), a partial one (tile/0/001.p/44, not kept) and the
-// level-1 tile above them (tile/1/000.p/1).
+// 300 blocks: a full level-0 tile (tile/0/000), a partial one (tile/0/001.p/44) and the level-1 tile
+// above them (tile/1/000.p/1); each is kept under its full tile's path.
 const server = log(300)
 const page = server.blocks.slice(10, 20)
 
 describe('proofs built on this device from tiles (issue 29)', () => {
-  it('verifies a page from tiles, keeps the full tile it checked, and reads it from the device next time', async () => {
+  it('verifies a page from tiles, keeps the tiles it checked, and fetches none of them the next time', async () => {
     const first = device(server)
     expect(await verifyCircle(CIRCLE, page, first.deps)).toMatchObject({ state: 'verified', size: 300 })
     expect(first.fetched.sort()).toEqual(['tile/0/000', 'tile/0/001.p/44', 'tile/1/000.p/1'])
-    expect([...first.kept.keys()]).toEqual([`${CIRCLE}/tile/0/000`])
+    expect([...first.kept.keys()].sort()).toEqual([
+      `${CIRCLE}/tile/0/000`,
+      `${CIRCLE}/tile/0/001`,
+      `${CIRCLE}/tile/1/000`,
+    ])
 
     const again = device(server, first.memory, { kept: first.kept })
     expect(await verifyCircle(CIRCLE, page, again.deps)).toMatchObject({ state: 'verified', size: 300 })
-    expect(again.fetched).not.toContain('tile/0/000')
+    expect(again.fetched).toEqual([])
+  })
+
+  it('fetches a kept partial tile again once the tree outgrew it, and keeps the wider one', async () => {
+    const first = device(server)
+    await verifyCircle(CIRCLE, page, first.deps)
+    const grown = log(310)
+    const later = device(grown, first.memory, { kept: first.kept })
+    expect(await verifyCircle(CIRCLE, grown.blocks.slice(300), later.deps)).toMatchObject({ size: 310 })
+    // The level-1 tile still holds one hash (tile/0/000's): it comes from the device.
+    expect(later.fetched).toEqual(['tile/0/001.p/54'])
+    expect(later.kept.get(`${CIRCLE}/tile/0/001`)?.length).toBe(54 * 32)
   })
 
   it('fetches a tile once per check, for its consistency proof and its audit paths alike', async () => {

@@ -9,6 +9,7 @@ import {
   tilePath,
   TileMismatchError,
   TILE_WIDTH,
+  HASH_SIZE,
 } from '@circles/ledger'
 import type { VerifyDeps } from './verify-circle'
 
@@ -48,6 +49,9 @@ async function eachLimited<T, R>(items: readonly T[], limit: number, task: (item
  * again) for its audit paths, not fetched twice (a tile's bytes never change for its path).
  */
 export function tileProofs(sources: TileSources): Pick<VerifyDeps, 'consistency' | 'inclusions'> {
+  /** One place per tile of the tree, whatever its width: the full tile's path. */
+  const keptKey = (circleId: string, tile: Tile) =>
+    sources.keyOf(circleId, tilePath({ ...tile, width: TILE_WIDTH }))
   const fetches = new Map<string, Promise<Uint8Array>>()
   const fetchOnce = (circleId: string, path: string, again: boolean) => {
     const key = sources.keyOf(circleId, path)
@@ -61,25 +65,33 @@ export function tileProofs(sources: TileSources): Pick<VerifyDeps, 'consistency'
   /** The tree of a signed root read from tiles; `useKept` false reads every tile from the server anew. */
   function treeOf(circleId: string, size: number, rootHash: Hash, useKept: boolean) {
     const fetched = new Set<string>()
+    /** What the device keeps for each tile read: its widest checked bytes (a partial tile is a prefix). */
+    const keptBytes = new Map<string, number>()
     const read: TileReader = async (tiles: Tile[]) => {
-      const full = useKept ? tiles.filter((tile) => tile.width === TILE_WIDTH) : []
-      const keys = full.map((tile) => sources.keyOf(circleId, tilePath(tile)))
+      const wanted = useKept ? tiles : []
+      const keys = wanted.map((tile) => keptKey(circleId, tile))
       // A store that cannot be read (private mode, quota) only costs the fetches.
       const kept = await sources.kept(keys).catch(() => keys.map(() => undefined))
-      const found = new Map(full.map((tile, i) => [tilePath(tile), kept[i]]))
+      const found = new Map(wanted.map((tile, i) => [tilePath(tile), kept[i]]))
       return eachLimited(tiles, PARALLEL_FETCHES, async (tile) => {
         const path = tilePath(tile)
         const local = found.get(path)
-        if (local) return local
+        keptBytes.set(path, local?.length ?? 0)
+        const bytes = tile.width * HASH_SIZE
+        if (local && local.length >= bytes) return local.subarray(0, bytes)
         fetched.add(path)
         return fetchOnce(circleId, path, !useKept)
       })
     }
-    // Written while the check goes on (not awaited): a write that fails only costs a later fetch.
+    // Written while the check goes on (not awaited): a write that fails only costs a later fetch. Only
+    // what is wider than what the device had: a check of an older size never narrows what is kept.
     const keep = (checked: TileData[]) => {
       const entries = checked
-        .filter(({ tile }) => fetched.has(tilePath(tile)))
-        .map(({ tile, data }): [string, Uint8Array] => [sources.keyOf(circleId, tilePath(tile)), data])
+        .filter(
+          ({ tile, data }) =>
+            fetched.has(tilePath(tile)) && data.length > (keptBytes.get(tilePath(tile)) ?? 0),
+        )
+        .map(({ tile, data }): [string, Uint8Array] => [keptKey(circleId, tile), data])
       if (entries.length > 0) sources.keep(entries).catch(() => undefined)
     }
     return tiledTree(size, authenticatedTiles(size, rootHash, read, keep))
