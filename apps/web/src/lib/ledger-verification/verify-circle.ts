@@ -15,6 +15,7 @@ import {
   type Side,
 } from '@circles/ledger'
 import type { TLedgerReceipt } from '@circles/shared'
+import type { SplitView } from './split-view'
 
 /** What this device remembers of a circle's log: the newest checkpoint it verified (IndexedDB). */
 export interface RememberedCheckpoint {
@@ -25,8 +26,12 @@ export interface RememberedCheckpoint {
   verifiedAt: string
 }
 
-/** How the server's log can break a promise it signed; each raises the 'history was rewritten' alarm. */
-export type AlarmReason = 'signature' | 'rollback' | 'fork' | 'consistency' | 'inclusion' | 'hash'
+/**
+ * How the server's log can break a promise it signed; each raises the 'history was rewritten' alarm.
+ * 'split-view' (issue 29, split-view.ts): another member's device cosigned another history.
+ */
+export type AlarmReason =
+  'signature' | 'rollback' | 'fork' | 'consistency' | 'inclusion' | 'hash' | 'split-view'
 
 export interface Evidence {
   kind: 'circles-ledger-evidence'
@@ -44,6 +49,8 @@ export interface Evidence {
   proof?: unknown
   /** The block whose content or inclusion did not check out. */
   block?: { id: string; height: number; hash: string; content: BlockContent }
+  /** A split view: the other member's cosignature line and the witness keys it was read with. */
+  splitView?: SplitView & { witnesses: string[] }
 }
 
 export type CircleVerification =
