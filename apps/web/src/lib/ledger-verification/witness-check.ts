@@ -22,23 +22,11 @@ export async function witnessCheck(
   const userId = getSession().user?.id
   if (!userId) return result
   const { circleId } = result
-  const witnesses = logApi.witnesses(circleId).catch(() => null)
-  let ownName: string | undefined
-  if (result.state === 'verified') {
-    const signer = await witnessSigner(userId).catch(() => undefined)
-    ownName = signer?.name
-    if (signer) {
-      await cosignVerified(circleId, result.note, result.size, {
-        signer: async () => signer,
-        post: postCosignature,
-        memory: deviceCosignedMemory,
-        now,
-      }).catch(() => false)
-    }
-  } else {
-    ownName = (await deviceKeyStore.get(userId).catch(() => undefined))?.name
-  }
-  const members = await witnesses
+  // The cosignature and the other members' keys are asked together (the check waits for the longer).
+  const [members, ownName] = await Promise.all([
+    logApi.witnesses(circleId).catch(() => null),
+    result.state === 'verified' ? cosign(userId, result, now) : ownKeyName(userId),
+  ])
   if (!members) return result
   const split = findSplitView(result, members, ownName)
   if (!split) return result
@@ -50,3 +38,22 @@ export async function witnessCheck(
     detectedAt: now().toISOString(),
   })
 }
+
+/** Cosigns the verified checkpoint (once per size); the name of this device's key, if it has one. */
+async function cosign(
+  userId: string,
+  result: Extract<CircleVerification, { state: 'verified' }>,
+  now: () => Date,
+): Promise<string | undefined> {
+  const signer = await witnessSigner(userId).catch(() => undefined)
+  if (!signer) return undefined
+  await cosignVerified(result.circleId, result.note, result.size, {
+    signer: async () => signer,
+    post: postCosignature,
+    memory: deviceCosignedMemory,
+    now,
+  }).catch(() => false)
+  return signer.name
+}
+
+const ownKeyName = async (userId: string) => (await deviceKeyStore.get(userId).catch(() => undefined))?.name
