@@ -100,6 +100,21 @@ test('each member’s device cosigns the checkpoint it verified, both read the s
     expect(await cosignatureLines(request, ida, circleId)).toHaveLength(2)
     // The key registered once, the checkpoint cosigned once.
     expect(posts).toEqual(['/api/ledger/witness-keys', `/api/ledger/${circleId}/cosignatures`])
+
+    // The printed certificate carries both cosignatures and the keys they verify with, offline.
+    await page.goto(`/blockchain/circle/${circleId}`)
+    await page.getByRole('link', { name: 'Block #0' }).click()
+    await page.getByRole('link', { name: 'Certificate' }).click()
+    const article = page.locator('article')
+    await expect(article.getByText("2 members' devices, whose keys are below")).toBeVisible()
+    const keyList = article.getByRole('region', { name: 'Witness keys (C2SP cosignature, Ed25519)' })
+    await expect(keyList.getByRole('listitem')).toHaveCount(2)
+    await expect(article.locator('pre')).toContainText(`/witness/${ben.user.id}/`)
+    await expect(article.locator('pre')).toContainText(`/witness/${ida.user.id}/`)
+    await expectAccessible(page, axe)
+    await screenshotScreen(page, 'certificate-cosigned-en-1280')
+    await page.goto(`/blockchain/circle/${circleId}`)
+
     const keys = await request.get('/api/ledger/witness-keys', { headers: auth(ben) })
     expect(((await keys.json()) as { witnessKeys: unknown[] }).witnessKeys).toHaveLength(1)
 
