@@ -6,26 +6,9 @@ import {
   verifyCosignature,
   type NoteKey,
 } from '@circles/ledger'
-import type { TCircleWitnessesResponse } from '@circles/shared'
-import type { CircleVerification, RememberedCheckpoint } from './verify-circle'
+import type { CircleVerification, RememberedCheckpoint, SplitView, Witness } from './verify-circle'
 
-/** A member's device key, as GET /api/ledger/:circleId/witnesses gives it. */
-export type Witness = TCircleWitnessesResponse['witnesses'][number]
-
-/**
- * What shows two members two histories (issue 29):
- * - 'other-root': another member's device cosigned a checkpoint of the same size whose text is not the
- *   one this device verified (its line, served at that size, does not verify over ours);
- * - 'inconsistent': another member's device cosigned the checkpoint the server gave now, which does not
- *   extend the one this device remembered (a fork, a rollback or a failed consistency proof).
- */
-export interface SplitView {
-  kind: 'other-root' | 'inconsistent'
-  size: number
-  witness: Witness
-  /** The other device's cosignature line, as served. */
-  line: string
-}
+export type { SplitView, Witness }
 
 /** The reasons whose received note opened but does not extend this device's memory. */
 const INCONSISTENT = new Set(['fork', 'rollback', 'consistency'])

@@ -14,8 +14,25 @@ import {
   type NoteKey,
   type Side,
 } from '@circles/ledger'
-import type { TLedgerReceipt } from '@circles/shared'
-import type { SplitView } from './split-view'
+import type { TCircleWitnessesResponse, TLedgerReceipt } from '@circles/shared'
+
+/** A member's device key, as GET /api/ledger/:circleId/witnesses gives it. */
+export type Witness = TCircleWitnessesResponse['witnesses'][number]
+
+/**
+ * What shows two members two histories (issue 29):
+ * - 'other-root': another member's device cosigned a checkpoint of the same size whose text is not the
+ *   one this device verified (its line, served at that size, does not verify over ours);
+ * - 'inconsistent': another member's device cosigned the checkpoint the server gave now, which does not
+ *   extend the one this device remembered (a fork, a rollback or a failed consistency proof).
+ */
+export interface SplitView {
+  kind: 'other-root' | 'inconsistent'
+  size: number
+  witness: Witness
+  /** The other device's cosignature line, as served. */
+  line: string
+}
 
 /** What this device remembers of a circle's log: the newest checkpoint it verified (IndexedDB). */
 export interface RememberedCheckpoint {
