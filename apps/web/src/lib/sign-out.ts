@@ -1,4 +1,4 @@
-import { forgetWitnessKey } from '@/lib/ledger-verification/witness-key'
+import { forgetWitnessKey } from '@/lib/ledger-verification/witness-key-store'
 import { getSession, logout } from '@/lib/session'
 import { within } from '@/lib/within'
 import { forgetDeviceOnSignOut } from '@/pwa'

@@ -1,27 +1,14 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { ZWitnessKeyResponse } from '@circles/shared'
-import { createStore, del, get, set, type UseStore } from 'idb-keyval'
 import { api } from '@/lib/api-client'
+import { deviceKeyStore, type StoredWitnessKey, type WitnessKeyStore } from './witness-key-store'
 
-/**
- * This device's witness key (issue 29, docs/decisions/0063): an Ed25519 key it cosigns its circles'
- * checkpoints with, registered with the server once per account and device. A non-extractable WebCrypto
- * key where the browser has Ed25519 (the private key never leaves the browser's key store, not even to
- * this code); elsewhere a random seed signed with @noble/curves, kept the same way.
- */
-export interface StoredWitnessKey {
-  userId: string
-  /** The random id this device registered under (a UUID). */
-  deviceId: string
-  /** The 32-byte public key. */
-  publicKey: Uint8Array
-  privateKey: CryptoKey | null
-  /** Only where WebCrypto has no Ed25519. */
-  seed: Uint8Array | null
-  /** Set once the server registered the key: its C2SP name and verifier key. */
-  name?: string
-  verifierKey?: string
-}
+export { deviceKeyStore, type StoredWitnessKey, type WitnessKeyStore }
+
+// This device's witness key (issue 29, docs/decisions/0063): an Ed25519 key it cosigns its circles'
+// checkpoints with, registered with the server once per account and device. A non-extractable WebCrypto
+// key where the browser has Ed25519 (the private key never leaves the browser's key store, not even to
+// this code); elsewhere a random seed signed with @noble/curves, kept the same way (witness-key-store.ts).
 
 /** A registered witness key that can sign. */
 export interface WitnessSigner {
@@ -30,22 +17,6 @@ export interface WitnessSigner {
   verifierKey: string
   publicKey: Uint8Array
   sign(message: Uint8Array): Promise<Uint8Array>
-}
-
-/** Where keys are kept, per account (injected in tests). */
-export interface WitnessKeyStore {
-  get(userId: string): Promise<StoredWitnessKey | undefined>
-  set(key: StoredWitnessKey): Promise<void>
-  delete(userId: string): Promise<void>
-}
-
-let store: UseStore | undefined
-const keyStore = () => (store ??= createStore('circles-witness', 'keys'))
-
-export const deviceKeyStore: WitnessKeyStore = {
-  get: (userId) => get<StoredWitnessKey>(userId, keyStore()),
-  set: (key) => set(key.userId, key, keyStore()),
-  delete: (userId) => del(userId, keyStore()),
 }
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
@@ -114,18 +85,4 @@ export function witnessSigner(
   })().finally(() => pending.delete(userId))
   pending.set(userId, work)
   return work
-}
-
-/**
- * Sign-out (docs/decisions/0063): the key leaves the server (its cosignatures with it) and this
- * device. Best effort: a failure on the server leaves a key no device can use, which the account's
- * next devices can remove (DELETE /api/ledger/witness-keys/:deviceId).
- */
-export async function forgetWitnessKey(userId: string, keys: WitnessKeyStore = deviceKeyStore) {
-  const key = await keys.get(userId).catch(() => undefined)
-  if (!key) return
-  if (key.name) {
-    await api.delete(`/ledger/witness-keys/${encodeURIComponent(key.deviceId)}`).catch(() => undefined)
-  }
-  await keys.delete(userId).catch(() => undefined)
 }
