@@ -1,10 +1,34 @@
 import { getSession } from '@/lib/session'
 import { rememberedCheckpoint } from './checkpoint-store'
-import { cosignVerified, deviceCosignedMemory, postCosignature } from './cosign-checkpoint'
+import { type CosignDeps, cosignVerified, deviceCosignedMemory, postCosignature } from './cosign-checkpoint'
 import { logApi } from './log-api'
-import { findSplitView, splitViewAlarm } from './split-view'
-import type { CircleVerification } from './verify-circle'
-import { deviceKeyStore, witnessSigner } from './witness-key'
+import { findSplitView, splitViewAlarm, type Witness } from './split-view'
+import type { CircleVerification, RememberedCheckpoint } from './verify-circle'
+import { deviceKeyStore, type WitnessSigner, witnessSigner } from './witness-key'
+
+/** What the witness step uses: the server and this device's stores (injected in tests). */
+export interface WitnessDeps {
+  userId(): string | undefined
+  witnesses(circleId: string): Promise<Witness[]>
+  signer(userId: string): Promise<WitnessSigner>
+  /** The name of this device's key for the account, if it has one (without registering it). */
+  ownKeyName(userId: string): Promise<string | undefined>
+  post: CosignDeps['post']
+  memory: CosignDeps['memory']
+  remembered(circleId: string): Promise<RememberedCheckpoint | undefined>
+  now(): Date
+}
+
+const onThisDevice: WitnessDeps = {
+  userId: () => getSession().user?.id,
+  witnesses: logApi.witnesses,
+  signer: witnessSigner,
+  ownKeyName: async (userId) => (await deviceKeyStore.get(userId))?.name,
+  post: postCosignature,
+  memory: deviceCosignedMemory,
+  remembered: rememberedCheckpoint,
+  now: () => new Date(),
+}
 
 /**
  * This device as a witness of the circle after an online check (issue 29, docs/decisions/0063): a
@@ -17,25 +41,26 @@ import { deviceKeyStore, witnessSigner } from './witness-key'
 export async function witnessCheck(
   result: CircleVerification,
   keys: string[],
-  now: () => Date = () => new Date(),
+  deps: WitnessDeps = onThisDevice,
 ): Promise<CircleVerification> {
-  const userId = getSession().user?.id
+  const userId = deps.userId()
   if (!userId) return result
   const { circleId } = result
   // The cosignature and the other members' keys are asked together (the check waits for the longer).
   const [members, ownName] = await Promise.all([
-    logApi.witnesses(circleId).catch(() => null),
-    result.state === 'verified' ? cosign(userId, result, now) : ownKeyName(userId),
+    deps.witnesses(circleId).catch(() => null),
+    result.state === 'verified'
+      ? cosign(userId, result, deps)
+      : deps.ownKeyName(userId).catch(() => undefined),
   ])
   if (!members) return result
   const split = findSplitView(result, members, ownName)
   if (!split) return result
-  const remembered = (await rememberedCheckpoint(circleId)) ?? null
   return splitViewAlarm(result, split, {
     witnesses: members,
     keys,
-    remembered,
-    detectedAt: now().toISOString(),
+    remembered: (await deps.remembered(circleId).catch(() => undefined)) ?? null,
+    detectedAt: deps.now().toISOString(),
   })
 }
 
@@ -43,17 +68,16 @@ export async function witnessCheck(
 async function cosign(
   userId: string,
   result: Extract<CircleVerification, { state: 'verified' }>,
-  now: () => Date,
+  deps: WitnessDeps,
 ): Promise<string | undefined> {
-  const signer = await witnessSigner(userId).catch(() => undefined)
+  const signer = await deps.signer(userId).catch(() => undefined)
   if (!signer) return undefined
+  const { post, memory, now } = deps
   await cosignVerified(result.circleId, result.note, result.size, {
     signer: async () => signer,
-    post: postCosignature,
-    memory: deviceCosignedMemory,
+    post,
+    memory,
     now,
   }).catch(() => false)
   return signer.name
 }
-
-const ownKeyName = async (userId: string) => (await deviceKeyStore.get(userId).catch(() => undefined))?.name
