@@ -85,6 +85,11 @@ export type CircleVerification =
        * when the proofs and their checkpoint were stored.
        */
       offlineFrom?: string
+      /**
+       * Issue 29: why this device could not cosign the checkpoint (the server's or the network's
+       * message), when it could not; the check itself stands.
+       */
+      cosignError?: string
     }
   | {
       state: 'alarm'

@@ -77,9 +77,20 @@ describe('the witness step after a check', () => {
     const noList = deps({ witnesses: () => Promise.reject(new Error('Network error')) })
     expect(await witnessCheck(result, KEYS, noList.deps)).toBe(result)
     expect(noList.post).toHaveBeenCalledTimes(1)
-    const noKey = deps({ signer: () => Promise.reject(new Error('limit')) })
-    expect(await witnessCheck(result, KEYS, noKey.deps)).toBe(result)
+    // ...and says why this device did not cosign.
+    const noKey = deps({
+      signer: () => Promise.reject(new Error('An account can have at most 10 witness devices.')),
+    })
+    expect(await witnessCheck(result, KEYS, noKey.deps)).toEqual({
+      ...result,
+      cosignError: 'An account can have at most 10 witness devices.',
+    })
     expect(noKey.post).not.toHaveBeenCalled()
+    const refused = deps({ post: () => Promise.reject(new Error('Network error')) })
+    expect(await witnessCheck(result, KEYS, refused.deps)).toMatchObject({
+      state: 'verified',
+      cosignError: 'Network error',
+    })
     const nobody = deps({ userId: () => undefined })
     expect(await witnessCheck(result, KEYS, nobody.deps)).toBe(result)
     expect(nobody.post).not.toHaveBeenCalled()

@@ -47,15 +47,20 @@ export async function witnessCheck(
   if (!userId) return result
   const { circleId } = result
   // The cosignature and the other members' keys are asked together (the check waits for the longer).
-  const [members, ownName] = await Promise.all([
+  const [members, own] = await Promise.all([
     deps.witnesses(circleId).catch(() => null),
     result.state === 'verified'
       ? cosign(userId, result, deps)
-      : deps.ownKeyName(userId).catch(() => undefined),
+      : deps.ownKeyName(userId).then(
+          (name): Cosigned => ({ name }),
+          (): Cosigned => ({}),
+        ),
   ])
-  if (!members) return result
-  const split = findSplitView(result, members, ownName)
-  if (!split) return result
+  const checked: CircleVerification =
+    result.state === 'verified' && own.error !== undefined ? { ...result, cosignError: own.error } : result
+  if (!members) return checked
+  const split = findSplitView(result, members, own.name)
+  if (!split) return checked
   return splitViewAlarm(result, split, {
     witnesses: members,
     keys,
@@ -64,20 +69,38 @@ export async function witnessCheck(
   })
 }
 
-/** Cosigns the verified checkpoint (once per size); the name of this device's key, if it has one. */
+/** This device's key name, if it has one, and why it could not cosign, if it could not. */
+interface Cosigned {
+  name?: string
+  error?: string
+}
+
+/**
+ * Cosigns the verified checkpoint (once per size): the name of this device's key, if it has one, and
+ * why it could not cosign, if it could not.
+ */
 async function cosign(
   userId: string,
   result: Extract<CircleVerification, { state: 'verified' }>,
   deps: WitnessDeps,
-): Promise<string | undefined> {
-  const signer = await deps.signer(userId).catch(() => undefined)
-  if (!signer) return undefined
+): Promise<Cosigned> {
   const { post, memory, now } = deps
-  await cosignVerified(result.circleId, result.note, result.size, {
-    signer: async () => signer,
-    post,
-    memory,
-    now,
-  }).catch(() => false)
-  return signer.name
+  try {
+    const signer = await deps.signer(userId)
+    try {
+      await cosignVerified(result.circleId, result.note, result.size, {
+        signer: async () => signer,
+        post,
+        memory,
+        now,
+      })
+      return { name: signer.name }
+    } catch (error) {
+      return { name: signer.name, error: messageOf(error) }
+    }
+  } catch (error) {
+    return { error: messageOf(error) }
+  }
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { FingerprintPattern } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
+import { translateServerError } from '@/lib/server-errors'
 import { rememberedCheckpoint } from '@/lib/ledger-verification/checkpoint-store'
 import { circleFingerprint } from '@/lib/ledger-verification/fingerprint'
 import type { CircleCheck } from '@/lib/ledger-verification/use-ledger-verification'
@@ -29,6 +30,8 @@ export function CircleFingerprint({ check }: { check: CircleCheck | undefined })
   })
   const value = fingerprint.data
   if (!value) return null
+  // Issue 29: why this device did not cosign, when it could not (the code is still what it checked).
+  const cosignError = result?.state === 'verified' ? result.cosignError : undefined
   return (
     <section
       aria-labelledby="circle-fingerprint-title"
@@ -43,7 +46,16 @@ export function CircleFingerprint({ check }: { check: CircleCheck | undefined })
         <p className="font-mono text-lg tracking-wider tabular-nums" data-testid="circle-fingerprint-code">
           {value.code}
         </p>
-        <p>{t('fingerprint.body', { count: value.size })}</p>
+        <p>
+          {cosignError === undefined
+            ? t('fingerprint.body', { count: value.size })
+            : t('fingerprint.bodyChecked', { count: value.size })}
+        </p>
+        {cosignError === undefined ? null : (
+          <p className="font-medium">
+            {t('fingerprint.notCosigned', { message: translateServerError(cosignError) })}
+          </p>
+        )}
         <p className="text-fg-muted">{t('fingerprint.compare')}</p>
       </div>
     </section>
