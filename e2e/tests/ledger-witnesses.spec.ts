@@ -223,6 +223,7 @@ test('the operator shows two members two histories: each device raises the split
     await expectAccessible(page, axe)
     await screenshotScreen(page, 'ledger-split-view-en-1280')
     await other.page.setViewportSize({ width: 390, height: 844 })
+    await expectAccessible(other.page, axe)
     await screenshotScreen(other.page, 'ledger-split-view-en-390')
   } finally {
     await other.context.close()
