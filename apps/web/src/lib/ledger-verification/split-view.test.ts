@@ -77,6 +77,20 @@ describe('reading the other members’ cosignatures for a split view', () => {
     expect(alarm.evidence.keys).toEqual(KEYS)
   })
 
+  it('a consistency proof that failed on tiles the server changed stays that alarm, cosigned or not', async () => {
+    const memory = new Map()
+    await verifyCircle(CIRCLE, [], device(log(2), memory).deps)
+    const note = cosigned(honest.note(3), ben)
+    const tampered = device({ blocks: honest.blocks, note: () => note }, memory, { tamper: 'tile/0/000.p/3' })
+    const result = await verifyCircle(CIRCLE, [], tampered.deps)
+    expect(result).toMatchObject({
+      state: 'alarm',
+      reason: 'consistency',
+      evidence: { proof: { type: 'tiles' } },
+    })
+    expect(findSplitView(result, WITNESSES, ida.name)).toBeNull()
+  })
+
   it('a fork nobody else cosigned stays the fork alarm; a note that does not open says nothing of cosigners', async () => {
     const fork = await check(rewritten.note(3), honest.note(3))
     expect(findSplitView(fork, WITNESSES, ida.name)).toBeNull()

@@ -30,6 +30,9 @@ export function findSplitView(
   ownName?: string,
 ): SplitView | null {
   if (result.state === 'alarm' && !INCONSISTENT.has(result.reason)) return null
+  // Tiles that do not make the signed root say nothing of which history is signed: that alarm stays.
+  if (result.state === 'alarm' && (result.evidence.proof as { type?: string } | undefined)?.type === 'tiles')
+    return null
   const note = result.state === 'verified' ? result.note : result.evidence.received
   let text: string
   let size: number
