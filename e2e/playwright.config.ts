@@ -13,6 +13,7 @@ const pairSpecs = [
   'realtime',
   'handovers',
   'ledger-verification',
+  'ledger-witnesses',
   'ledger-erasure',
   'account-deletion',
   'change-password',

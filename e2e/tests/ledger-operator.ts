@@ -113,7 +113,10 @@ export async function erasePersonFromLedger(client: pg.Client, userId: string): 
   return (from.rowCount ?? 0) + (to.rowCount ?? 0)
 }
 
-/** Rewrites block `height` of the circle to name `toName` as its receiver, and re-signs everything. */
+/**
+ * Rewrites block `height` of the circle to name `toName` as its receiver, and re-signs everything: the
+ * blocks, the tiles, every checkpoint and the head.
+ */
 export async function rewriteHistory(
   client: pg.Client,
   circleId: string,
@@ -164,6 +167,13 @@ export async function rewriteHistory(
         note,
       ])
     }
+    // The tiles (issue 29) hold the rewritten leaves too, so a device that never saw the honest log
+    // builds its proofs from them and finds nothing wrong. Level 0 only: these logs are small.
+    if (leaves.length > 256) throw new Error('rewriteHistory rewrites logs of at most 256 blocks')
+    await client.query('update ledger_tiles set data = $2 where circle_id = $1 and level = 0 and idx = 0', [
+      circleId,
+      Buffer.concat(leaves),
+    ])
     const frontier = leaves.reduce(appendLeaf, emptyFrontier())
     await client.query(
       'update ledger_heads set head_hash = $2, frontier = $3::jsonb, checkpoint = $4 where circle_id = $1',

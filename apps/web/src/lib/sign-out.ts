@@ -1,4 +1,6 @@
-import { logout } from '@/lib/session'
+import { forgetWitnessKey } from '@/lib/ledger-verification/witness-key-store'
+import { getSession, logout } from '@/lib/session'
+import { within } from '@/lib/within'
 import { forgetDeviceOnSignOut } from '@/pwa'
 import { clearOfflineData } from '@/pwa/offline'
 
@@ -20,6 +22,13 @@ export async function signOutAndLeave(to = '/'): Promise<void> {
   leaving = true
   // Issue 27: this device's push notices end with its session (docs/decisions/0053).
   await forgetDeviceOnSignOut()
+  // Issue 29: this device's witness key goes from the server and the device (docs/decisions/0063).
+  const userId = getSession().user?.id
+  if (userId)
+    await within(
+      forgetWitnessKey(userId).catch(() => undefined),
+      3000,
+    )
   await logout()
   // Before the page goes: the stored queries, ledger proofs and cached pages (docs/decisions/0054).
   await clearOfflineData()

@@ -1,4 +1,4 @@
-import { ZCheckpointResponse, ZLedgerKeysResponse } from '@circles/shared'
+import { ZCheckpointResponse, ZCircleWitnessesResponse, ZLedgerKeysResponse } from '@circles/shared'
 import { queryOptions } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { VerifyDeps } from './verify-circle'
@@ -14,11 +14,14 @@ export const logApi = {
   keys: () => api.get('/ledger/keys', ZLedgerKeysResponse).then((a) => a.keys),
   checkpoint: (circleId: string) =>
     api.get(`${base(circleId)}/checkpoint`, ZCheckpointResponse).then((a) => a.checkpoint),
+  /** Issue 29: the witness keys of the circle's members' devices. */
+  witnesses: (circleId: string) =>
+    api.get(`${base(circleId)}/witnesses`, ZCircleWitnessesResponse).then((a) => a.witnesses),
   tile: async (circleId: string, path: string) => {
     const { blob } = await api.file(`${base(circleId)}/${path}`, { cache: 'no-store' })
     return new Uint8Array(await blob.arrayBuffer())
   },
-} satisfies Partial<Record<keyof VerifyDeps | 'tile', unknown>>
+} satisfies Partial<Record<keyof VerifyDeps | 'tile' | 'witnesses', unknown>>
 
 /** The verifier keys: published once, asked once per page load (a ledger screen asks beside its code). */
 export const ledgerKeysQuery = queryOptions({

@@ -6,6 +6,7 @@ import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
 import { keepTiles, keptTiles, tileKey } from './tile-cache'
 import { tileProofs } from './tile-proofs'
 import { type CircleVerification, type ShownBlock, verifyCircle, type VerifyDeps } from './verify-circle'
+import { witnessCheck } from './witness-check'
 
 /**
  * The server's answers and this device's memory, for the check: the proofs built here from tiles
@@ -30,7 +31,8 @@ export async function keepReceipt(queryClient: QueryClient, circleId: string, re
 
 /**
  * The device check of a ledger page. Online: against the server's newest checkpoint, and the proofs it
- * built from tiles are stored with that checkpoint. Offline: the same check on the stored checkpoint and proofs
+ * built from tiles are stored with that checkpoint, this device cosigns it and reads the other members'
+ * cosignatures for a split view (witness-check.ts). Offline: the same check on the stored checkpoint and proofs
  * (issue 27, docs/decisions/0054), its result marked with when they were stored.
  */
 export async function checkOnThisDevice(
@@ -52,7 +54,8 @@ export async function checkOnThisDevice(
       () => undefined,
     )
   }
-  return result
+  // Issue 29: cosigned when verified, and read for the other members' cosignatures (a split view).
+  return witnessCheck(result, keys)
 }
 
 export interface CircleCheck {

@@ -14,7 +14,25 @@ import {
   type NoteKey,
   type Side,
 } from '@circles/ledger'
-import type { TLedgerReceipt } from '@circles/shared'
+import type { TCircleWitnessesResponse, TLedgerReceipt } from '@circles/shared'
+
+/** A member's device key, as GET /api/ledger/:circleId/witnesses gives it. */
+export type Witness = TCircleWitnessesResponse['witnesses'][number]
+
+/**
+ * What shows two members two histories (issue 29):
+ * - 'other-root': another member's device cosigned a checkpoint of the same size whose text is not the
+ *   one this device verified (its line, served at that size, does not verify over ours);
+ * - 'inconsistent': another member's device cosigned the checkpoint the server gave now, which does not
+ *   extend the one this device remembered (a fork, a rollback or a failed consistency proof).
+ */
+export interface SplitView {
+  kind: 'other-root' | 'inconsistent'
+  size: number
+  witness: Witness
+  /** The other device's cosignature line, as served. */
+  line: string
+}
 
 /** What this device remembers of a circle's log: the newest checkpoint it verified (IndexedDB). */
 export interface RememberedCheckpoint {
@@ -25,8 +43,12 @@ export interface RememberedCheckpoint {
   verifiedAt: string
 }
 
-/** How the server's log can break a promise it signed; each raises the 'history was rewritten' alarm. */
-export type AlarmReason = 'signature' | 'rollback' | 'fork' | 'consistency' | 'inclusion' | 'hash'
+/**
+ * How the server's log can break a promise it signed; each raises the 'history was rewritten' alarm.
+ * 'split-view' (issue 29, split-view.ts): another member's device cosigned another history.
+ */
+export type AlarmReason =
+  'signature' | 'rollback' | 'fork' | 'consistency' | 'inclusion' | 'hash' | 'split-view'
 
 export interface Evidence {
   kind: 'circles-ledger-evidence'
@@ -44,6 +66,8 @@ export interface Evidence {
   proof?: unknown
   /** The block whose content or inclusion did not check out. */
   block?: { id: string; height: number; hash: string; content: BlockContent }
+  /** A split view: the other member's cosignature line and the witness keys it was read with. */
+  splitView?: SplitView & { witnesses: string[] }
 }
 
 export type CircleVerification =
@@ -61,6 +85,11 @@ export type CircleVerification =
        * when the proofs and their checkpoint were stored.
        */
       offlineFrom?: string
+      /**
+       * Issue 29: why this device could not cosign the checkpoint (the server's or the network's
+       * message), when it could not; the check itself stands.
+       */
+      cosignError?: string
     }
   | {
       state: 'alarm'

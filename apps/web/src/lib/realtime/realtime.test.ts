@@ -114,6 +114,16 @@ describe('real-time events', () => {
     ])
   })
 
+  it('check an open ledger page of the circle again when another device cosigned its checkpoint (issue 29)', async () => {
+    const { queryClient, socket } = await setup()
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries')
+    socket.receive('ledger_cosigned', { circleId: 'c', size: 3 }, 7)
+    socket.receive('ledger_cosigned', { circleId: 'c', size: 3 }, 7)
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([
+      ['ledger', 'verification', 'c'],
+    ])
+  })
+
   it("show the server's error, or 'WebSocket error occurred'", async () => {
     const { socket } = await setup()
     socket.receive('error', { message: 'Forbidden' })

@@ -67,6 +67,11 @@ export function handleEvents(
   socket.on('circle_left', (_payload, id) => {
     if (cursor.fresh(id)) refresh(['circles'], ['dashboard'], ['items'], ['blocks'])
   })
+  // Issue 29: another device cosigned the circle's checkpoint. An open ledger page of the circle checks
+  // again (its checkpoint with the new cosignature), so a split view shows within seconds.
+  socket.on('ledger_cosigned', ({ circleId }, id) => {
+    if (cursor.fresh(id)) refresh(['ledger', 'verification', circleId])
+  })
   socket.on('error', (payload) => {
     notify.error(failureText(payload, translateServerError(MESSAGES.websocketError)))
   })

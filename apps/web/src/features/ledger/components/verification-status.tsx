@@ -28,10 +28,17 @@ function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
   // Issue 29: the audit paths are built from tiles; tiles that do not make the signed root name no block.
   const fromTiles = (alarm.evidence.proof as { type?: string } | undefined)?.type === 'tiles'
   const values = { circle, seen: alarm.seenSize, size: alarm.size, height }
+  // Issue 29: another member's device cosigned another history (docs/decisions/0063).
+  const split = alarm.evidence.splitView
+  const text = split
+    ? t(split.kind === 'other-root' ? 'device.splitView.otherRoot' : 'device.splitView.inconsistent', values)
+    : alarm.reason === 'inclusion' && fromTiles
+      ? t('device.tiles', values)
+      : t(`device.reason.${alarm.reason}`, values)
   return (
     <Alert
       tone="error"
-      title={t('device.alarmTitle')}
+      title={split ? t('device.splitViewTitle') : t('device.alarmTitle')}
       action={
         <Button
           size="sm"
@@ -43,12 +50,8 @@ function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
         </Button>
       }
     >
-      <p>
-        {alarm.reason === 'inclusion' && fromTiles
-          ? t('device.tiles', values)
-          : t(`device.reason.${alarm.reason}`, values)}
-      </p>
-      <p className="mt-1 text-fg-muted">{t('device.alarmAdvice')}</p>
+      <p>{text}</p>
+      <p className="mt-1 text-fg-muted">{split ? t('device.splitViewAdvice') : t('device.alarmAdvice')}</p>
     </Alert>
   )
 }

@@ -1,4 +1,5 @@
-import { parseNote } from '@circles/ledger'
+import { cosignaturesOf, parseCosignerKey, parseNote } from '@circles/ledger'
+import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Printer } from 'lucide-react'
 import { QRCodeSVG } from 'qrcode.react'
 import { useTranslation } from 'react-i18next'
@@ -13,13 +14,42 @@ import { useBlock } from '../api/blocks'
 import { BlockStory, formatBlockTime, partyName } from '../components/block-card'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
+import { logApi } from '@/lib/ledger-verification/log-api'
+import type { Witness } from '@/lib/ledger-verification/split-view'
 
-/** Who signed a checkpoint note: the names on its signature lines. */
+/** Who signed a checkpoint note: the names on its signature lines (not the cosignatures, 8 bytes longer). */
 function signers(note: string): string {
   try {
-    return [...new Set(parseNote(note).signatures.map((s) => s.name))].join(', ')
+    const lines = parseNote(note).signatures.filter((s) => s.signature.length === 64)
+    return [...new Set(lines.map((s) => s.name))].join(', ')
   } catch {
     return '–'
+  }
+}
+
+/**
+ * The members' devices whose cosignatures on the note verify (issue 29): printed with their keys, the
+ * certificate's checkpoint can be checked offline against them too, not only against the server's key.
+ */
+function cosignersOf(note: string, witnesses: readonly Witness[]): Witness[] {
+  const keyed = witnesses.flatMap((witness) => {
+    try {
+      return [{ witness, key: parseCosignerKey(witness.verifierKey) }]
+    } catch {
+      return []
+    }
+  })
+  try {
+    const found = new Set(
+      cosignaturesOf(
+        note,
+        keyed.map((k) => k.key),
+      ).map((c) => c.key),
+    )
+    return keyed.filter((k) => found.has(k.key)).map((k) => k.witness)
+  } catch {
+    // A line of a member's key that does not verify: the device check's alarm says so.
+    return []
   }
 }
 
@@ -34,6 +64,12 @@ export function CertificatePage() {
   const block = useBlock(id)
   const checks = useLedgerVerification(block.data ? [block.data] : undefined)
   const verified = checks[0]?.result?.state === 'verified' ? checks[0].result : undefined
+  const witnesses = useQuery({
+    queryKey: ['ledger', 'witnesses', verified?.circleId],
+    queryFn: () => logApi.witnesses(verified!.circleId),
+    enabled: !!verified,
+  })
+  const cosigners = verified && witnesses.data ? cosignersOf(verified.note, witnesses.data) : []
   const language = i18n.resolvedLanguage ?? i18n.language
   useDocumentTitle(t('certificate.documentTitle'))
 
@@ -66,6 +102,9 @@ export function CertificatePage() {
         [t('certificate.root'), <code className="font-mono text-xs break-all">{verified.rootHash}</code>],
         [t('certificate.signedBy'), signers(verified.note)],
       )
+      if (cosigners.length > 0) {
+        rows.push([t('certificate.cosignedBy'), t('certificate.cosigners', { count: cosigners.length })])
+      }
     }
     body = (
       <article className="flex flex-col gap-6 rounded-xl border border-border bg-surface p-6 shadow-sm sm:p-10 print:rounded-none print:border-0 print:p-0 print:shadow-none">
@@ -95,6 +134,18 @@ export function CertificatePage() {
           <pre className="overflow-x-auto rounded-md bg-surface-2 p-3 font-mono text-[11px] leading-relaxed whitespace-pre-wrap break-all print:bg-transparent print:p-0">
             {verified.note}
           </pre>
+        ) : null}
+        {cosigners.length > 0 ? (
+          <section aria-labelledby="certificate-witness-keys" className="flex flex-col gap-1.5 text-sm">
+            <h2 id="certificate-witness-keys" className="text-fg-muted">
+              {t('certificate.witnessKeys')}
+            </h2>
+            <ul className="flex flex-col gap-1 font-mono text-[11px] leading-relaxed break-all">
+              {cosigners.map((c) => (
+                <li key={c.verifierKey}>{c.verifierKey}</li>
+              ))}
+            </ul>
+          </section>
         ) : null}
         <VerificationStatus checks={checks} />
         <p className="text-xs text-fg-muted">{t('certificate.verifyHint')}</p>

@@ -15,6 +15,7 @@ import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlocks, useVerifyCircle } from '../api/blocks'
 import { downloadExport } from '../api/log'
 import { BlockCard } from '../components/block-card'
+import { CircleFingerprint } from '../components/circle-fingerprint'
 import { VerificationStatus } from '../components/verification-status'
 import { useLedgerVerification } from '@/lib/ledger-verification/use-ledger-verification'
 
@@ -161,6 +162,7 @@ export function LedgerPage() {
       </div>
 
       <VerificationStatus checks={checks} />
+      {circleId && !itemId ? <CircleFingerprint check={checks.find((c) => c.circleId === circleId)} /> : null}
       {blocks.isPending ? (
         <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
           <Spinner size="lg" label={t('loading')} />
