@@ -2,7 +2,6 @@
 // to members, and the proofs are built from them; verify holds the leaves against the signed root.
 import {
   blockHash,
-  type BlockContentV1,
   consistencyProof,
   fullTileHash,
   GENESIS_PREV_HASH,
@@ -17,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blocks, ledgerHeads, ledgerTiles } from '../src/db/schema'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
 import { createItem, handOver } from './support/handovers'
-import { legacyBlockRow } from './support/legacy-blocks'
+import { legacyBlockRow, legacyHandover } from './support/legacy-blocks'
 import { createTestApp, type TestApp } from './support/test-app'
 
 let t: TestApp
@@ -76,22 +75,9 @@ describe('tiles', () => {
     const leaves: Uint8Array[] = []
     let prevHash = GENESIS_PREV_HASH
     const rows = []
+    const people = { from: { id: ida.user.id, name: 'Ida' }, to: { id: ben.user.id, name: 'Ben' } }
     for (let height = 0; height < 511; height++) {
-      const content: BlockContentV1 = {
-        v: 1,
-        kind: 'HANDOVER',
-        circle: { id: circle.id, name: circle.name },
-        height,
-        prevHash,
-        first: height === 0,
-        time: new Date(Date.UTC(2026, 0, 1, 0, 0, height)).toISOString(),
-        handoverId: null,
-        item: { id: '00000000-0000-4000-8000-000000000001', name: `Old thing ${height}` },
-        from: { id: ida.user.id, name: 'Ida' },
-        to: { id: ben.user.id, name: 'Ben' },
-        ownership: 'PARTIAL',
-        commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
-      }
+      const content = legacyHandover(circle, height, prevHash, people, '00000000-0000-4000-8000-000000000001')
       const row = legacyBlockRow(content)
       leaves.push(fromHex(row.hash))
       rows.push(row)
@@ -190,22 +176,9 @@ describe('entry bundles', () => {
     // Three blocks of a release before v3; the second's receiver was erased (issue 24): no bytes left.
     const rows = []
     let prevHash = GENESIS_PREV_HASH
+    const people = { from: { id: ida.user.id, name: 'Ida' }, to: { id: ben.user.id, name: 'Ben' } }
     for (let height = 0; height < 3; height++) {
-      const content: BlockContentV1 = {
-        v: 1,
-        kind: 'HANDOVER',
-        circle: { id: circle.id, name: circle.name },
-        height,
-        prevHash,
-        first: height === 0,
-        time: new Date(Date.UTC(2026, 0, 1, 0, 0, height)).toISOString(),
-        handoverId: null,
-        item: { id: '00000000-0000-4000-8000-000000000002', name: `Old thing ${height}` },
-        from: { id: ida.user.id, name: 'Ida' },
-        to: { id: ben.user.id, name: 'Ben' },
-        ownership: 'PARTIAL',
-        commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
-      }
+      const content = legacyHandover(circle, height, prevHash, people, '00000000-0000-4000-8000-000000000002')
       const row = legacyBlockRow(content)
       rows.push(height === 1 ? { ...row, toName: null } : row)
       prevHash = row.hash

@@ -27,3 +27,28 @@ export function legacyBlockRow(content: BlockContentV1 | BlockContentV2): typeof
     reason: content.v === 2 ? content.reason : null,
   }
 }
+
+/** A v1 handover block of an older log: `from` hands `item` to `to` at `height`, one second apart. */
+export function legacyHandover(
+  circle: { id: string; name: string },
+  height: number,
+  prevHash: string,
+  people: { from: { id: string; name: string }; to: { id: string; name: string } },
+  itemId: string,
+): BlockContentV1 {
+  return {
+    v: 1,
+    kind: 'HANDOVER',
+    circle: { id: circle.id, name: circle.name },
+    height,
+    prevHash,
+    first: height === 0,
+    time: new Date(Date.UTC(2026, 0, 1, 0, 0, height)).toISOString(),
+    handoverId: null,
+    item: { id: itemId, name: `Old thing ${height}` },
+    from: people.from,
+    to: people.to,
+    ownership: 'PARTIAL',
+    commitments: { requesterComment: null, receiverComment: null, secretMessage: null },
+  }
+}
