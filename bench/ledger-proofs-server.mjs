@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { build } from 'esbuild'
-import { freshPostgresDatabase, root, startApp } from './lib.mjs'
+import { freshPostgresDatabase, insertGeneratedBlocks, root, startApp } from './lib.mjs'
 
 export const PROOF_TREE_SIZE = Number(process.env.BENCH_SERVER_PROOF_SIZE ?? 1_000_000)
 const SAMPLES = 300
@@ -48,15 +48,7 @@ const hashAt = (i) => md5(i) + md5(i + 1)
 /** A circle of `size` blocks (rows generated in the database) and its tiles, built once from the leaves. */
 async function seed(pool, ledger, size) {
   const circleId = randomUUID()
-  await pool.query(
-    `INSERT INTO blocks (circle_id, height, hash, prev_hash, version, kind, first, time, circle_name,
-       item_id, item_name, from_id, from_name, to_id, to_name, ownership)
-     SELECT $1, i, md5(i::text) || md5((i + 1)::text),
-       CASE WHEN i = 0 THEN repeat('0', 64) ELSE md5((i - 1)::text) || md5(i::text) END,
-       1, 'HANDOVER', i = 0, '2026-01-01T00:00:00.000Z', 'Bench', $2, 'Item', $2, 'A', $2, 'B', 'PARTIAL'
-     FROM generate_series(0, $3 - 1) AS i`,
-    [circleId, randomUUID(), size],
-  )
+  await insertGeneratedBlocks(pool, circleId, size, randomUUID())
   const leaves = Array.from({ length: size }, (_, i) => Buffer.from(hashAt(i), 'hex'))
   const tiles = ledger.buildTiles(leaves)
   for (let i = 0; i < tiles.length; i += 200) {

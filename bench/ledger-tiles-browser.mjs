@@ -12,7 +12,17 @@ import path from 'node:path'
 import { build } from 'esbuild'
 import pg from 'pg'
 import { chromium } from 'playwright-core'
-import { children, freshPostgresDatabase, json, root, startApp, verifiedUser, writeSection } from './lib.mjs'
+import {
+  children,
+  freshPostgresDatabase,
+  insertGeneratedBlocks,
+  join,
+  json,
+  root,
+  startApp,
+  verifiedUser,
+  writeSection,
+} from './lib.mjs'
 
 const SIZE = Number(process.env.BENCH_TILES_SIZE ?? 1_000_000)
 const SHOWN = 50
@@ -88,20 +98,6 @@ async function pageScript() {
   }
 }
 
-/** A member's QR invitation, accepted (as bench/ledger.mjs). */
-async function join(base, admin, circleId, member) {
-  const invited = await json(
-    `${base}/api/circles/${circleId}/invitations/qr`,
-    { email: member.email },
-    admin.auth,
-  )
-  const accepted = await fetch(`${base}/api/circles/invitations/${invited.body.invitation.token}`, {
-    method: 'POST',
-    headers: member.auth,
-  })
-  if (!accepted.ok) throw new Error(`join failed: ${accepted.status}`)
-}
-
 /** `count` real handovers from `owner` to `member`, each confirmed: the newest blocks of the log. */
 async function handOver(base, owner, member, circleId, count) {
   for (let i = 0; i < count; i++) {
@@ -122,15 +118,7 @@ async function handOver(base, owner, member, circleId, count) {
 
 /** The older blocks, generated in the database (their hashes only need to be distinct and fixed). */
 async function olderBlocks(client, circleId, size) {
-  await client.query(
-    `INSERT INTO blocks (circle_id, height, hash, prev_hash, version, kind, first, time, circle_name,
-       item_id, item_name, from_id, from_name, to_id, to_name, ownership)
-     SELECT $1, i, md5(i::text) || md5((i + 1)::text),
-       CASE WHEN i = 0 THEN repeat('0', 64) ELSE md5((i - 1)::text) || md5(i::text) END,
-       1, 'HANDOVER', i = 0, '2026-01-01T00:00:00.000Z', 'Bench', $2, 'Item', $2, 'A', $2, 'B', 'PARTIAL'
-     FROM generate_series(0, $3 - 1) AS i`,
-    [circleId, '00000000-0000-4000-8000-000000000029', size],
-  )
+  await insertGeneratedBlocks(client, circleId, size, '00000000-0000-4000-8000-000000000029')
   const md5 = (i) => createHash('md5').update(String(i)).digest('hex')
   await client.query('INSERT INTO ledger_heads (circle_id, size, head_hash) VALUES ($1, $2, $3)', [
     circleId,

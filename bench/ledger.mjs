@@ -8,7 +8,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { build } from 'esbuild'
 import pg from 'pg'
-import { children, freshPostgresDatabase, json, root, startApp, verifiedUser, writeSection } from './lib.mjs'
+import {
+  children,
+  freshPostgresDatabase,
+  join,
+  json,
+  root,
+  startApp,
+  verifiedUser,
+  writeSection,
+} from './lib.mjs'
 
 const WORKERS = 8
 const PER_WORKER = 40
@@ -133,20 +142,6 @@ async function syntheticChain(ledger, client, circle, size) {
 const memory = async (pid, field) => {
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
   return Number(status.match(new RegExp(`${field}:\\s+(\\d+) kB`))[1]) / 1024
-}
-
-/** A member's QR invitation, accepted: the quickest real way into a circle. */
-async function join(base, admin, circleId, member) {
-  const invited = await json(
-    `${base}/api/circles/${circleId}/invitations/qr`,
-    { email: member.email },
-    admin.auth,
-  )
-  const accepted = await fetch(`${base}/api/circles/invitations/${invited.body.invitation.token}`, {
-    method: 'POST',
-    headers: member.auth,
-  })
-  if (!accepted.ok) throw new Error(`join failed: ${accepted.status}`)
 }
 
 async function confirmations(base, owner) {

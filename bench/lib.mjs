@@ -65,6 +65,36 @@ export async function json(url, body, headers = {}) {
   return { status: res.status, body: await res.json() }
 }
 
+/** A member's QR invitation, accepted: the quickest real way into a circle. */
+export async function join(base, admin, circleId, member) {
+  const invited = await json(
+    `${base}/api/circles/${circleId}/invitations/qr`,
+    { email: member.email },
+    admin.auth,
+  )
+  const accepted = await fetch(`${base}/api/circles/invitations/${invited.body.invitation.token}`, {
+    method: 'POST',
+    headers: member.auth,
+  })
+  if (!accepted.ok) throw new Error(`join failed: ${accepted.status}`)
+}
+
+/**
+ * `size` v1 blocks of a circle generated in the database, for logs too large to append one by one:
+ * block i's hash is md5(i) || md5(i + 1) (distinct and fixed; not a real block hash), linked in order.
+ */
+export async function insertGeneratedBlocks(queryable, circleId, size, personId) {
+  await queryable.query(
+    `INSERT INTO blocks (circle_id, height, hash, prev_hash, version, kind, first, time, circle_name,
+       item_id, item_name, from_id, from_name, to_id, to_name, ownership)
+     SELECT $1, i, md5(i::text) || md5((i + 1)::text),
+       CASE WHEN i = 0 THEN repeat('0', 64) ELSE md5((i - 1)::text) || md5(i::text) END,
+       1, 'HANDOVER', i = 0, '2026-01-01T00:00:00.000Z', 'Bench', $2, 'Item', $2, 'A', $2, 'B', 'PARTIAL'
+     FROM generate_series(0, $3 - 1) AS i`,
+    [circleId, personId, size],
+  )
+}
+
 /**
  * A verified user of the server at `base`: registered, verified through the link of the email the
  * server wrote to `DATA_DIR/mail` (no SMTP configured), signed in. Returns the session's user and
