@@ -4,7 +4,8 @@ import { findPhoto } from './photos'
 import { verifyDataExport } from './verify-data-export'
 import { verifyExport } from './verify-export'
 
-const USAGE = `Usage: circles-ledger verify <export.jsonl> [--key <verifier key>]... [--trusted <checkpoint file>]
+const USAGE = `Usage: circles-ledger verify <export.jsonl> [--key <verifier key>]... [--cosigner <verifier key>]...
+                      [--trusted <checkpoint file>]
 
 Checks a circle's ledger export (GET /api/ledger/<circleId>/export) offline: every leaf hash, the chain,
 the Merkle root and signature of every checkpoint, and consistency with a checkpoint you trusted before.
@@ -13,12 +14,17 @@ cannot be rehashed: its place in the chain and in the signed tree is checked, an
 redactedBlocks.
 Without --key it uses the keys named in the export itself; pass the key you got from the server
 (GET /api/ledger/keys) or from another member to check against a key you trust.
-Exits 0 only when everything holds.
+The checkpoints carry the cosignatures of the members' devices and outside witnesses (C2SP
+tlog-cosignature): each cosigner is reported with how many of its cosignatures verify ("valid"), do
+not ("invalid", also listed in cosignatures.problems) or cannot be checked without its key ("unknown").
+Without --cosigner the keys named in the export are used. Cosignatures never decide the exit status.
+Exits 0 only when the ledger holds.
 
-       circles-ledger verify-data <circles-data.json> [--key <verifier key>]...
+       circles-ledger verify-data <circles-data.json> [--key <verifier key>]... [--cosigner <verifier key>]...
 
 Checks the ledger blocks in your "Download my data" file (GET /api/users/me/export): each block's hash,
-its content, and its audit path to its circle's signed checkpoint. Exits 0 only when everything holds.
+its content, and its audit path to its circle's signed checkpoint, and reports the cosignatures on
+those checkpoints as verify does. Exits 0 only when the blocks hold.
 
        circles-ledger check-photo <export.jsonl> <photo>... [--key <verifier key>]...
 
@@ -50,6 +56,7 @@ export async function main(
     return 2
   }
   const keys: string[] = []
+  const cosigners: string[] = []
   let trusted: string | undefined
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]]
@@ -58,6 +65,7 @@ export async function main(
       return 2
     }
     if (flag === '--key') keys.push(value)
+    else if (flag === '--cosigner' && command !== 'check-photo') cosigners.push(value)
     else if (flag === '--trusted' && command === 'verify') {
       trusted = await readText(value, out)
       if (trusted === undefined) return 2
@@ -69,7 +77,10 @@ export async function main(
   const text = await readText(file, out)
   if (text === undefined) return 2
   if (command === 'verify-data') {
-    const data = verifyDataExport(text, { keys: keys.length ? keys : undefined })
+    const data = verifyDataExport(text, {
+      keys: keys.length ? keys : undefined,
+      cosigners: cosigners.length ? cosigners : undefined,
+    })
     out(
       `${JSON.stringify(
         {
@@ -78,6 +89,7 @@ export async function main(
           circleCount: data.circleCount,
           blockCount: data.blockCount,
           problems: data.problems,
+          cosignatures: data.cosignatures,
         },
         null,
         2,
@@ -85,7 +97,11 @@ export async function main(
     )
     return data.valid ? 0 : 1
   }
-  const result = verifyExport(text, { keys: keys.length ? keys : undefined, trusted })
+  const result = verifyExport(text, {
+    keys: keys.length ? keys : undefined,
+    trusted,
+    cosigners: cosigners.length ? cosigners : undefined,
+  })
   if (command === 'check-photo') return checkPhotos(result, photos, out)
   out(
     `${JSON.stringify(
@@ -97,6 +113,7 @@ export async function main(
         redactedBlocks: result.redactedBlocks,
         checkpoint: result.checkpoint,
         problems: result.problems,
+        cosignatures: result.cosignatures,
       },
       null,
       2,

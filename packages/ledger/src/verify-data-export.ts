@@ -7,6 +7,7 @@ import {
   type StoredBlock,
 } from './block'
 import { openCheckpoint } from './checkpoint'
+import { createCosignatureCheck, type CosignatureReport } from './cosignature-report'
 import { equalHashes, leafHash, verifyInclusion, type Hash } from './merkle'
 import { NoteError, parseVerifierKey, type NoteKey } from './note'
 
@@ -28,6 +29,11 @@ export interface DataExportVerification {
   redactedBlocks: number
   /** Every reason it is not valid, in words. */
   problems: string[]
+  /**
+   * Issue 29: the witnesses' cosignatures on each circle's checkpoint (keys: `cosigners`, else each
+   * circle's `cosigners`). Reported only; never a reason the file is not valid (docs/decisions/0064).
+   */
+  cosignatures: CosignatureReport
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -40,7 +46,14 @@ const fromHex = (text: string): Hash =>
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
 const decoder = new TextDecoder()
 
-export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): DataExportVerification {
+const NO_COSIGNATURES: CosignatureReport = { cosigners: [], problems: [] }
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((k): k is string => typeof k === 'string') : []
+
+export function verifyDataExport(
+  text: string,
+  opts: { keys?: string[]; cosigners?: string[] } = {},
+): DataExportVerification {
   const problems: string[] = []
   let file: unknown
   try {
@@ -52,6 +65,7 @@ export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): 
       blockCount: 0,
       redactedBlocks: 0,
       problems: ['the file is not JSON'],
+      cosignatures: NO_COSIGNATURES,
     }
   }
   const ledger = isObject(file) ? file.ledger : undefined
@@ -67,6 +81,7 @@ export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): 
       blockCount: 0,
       redactedBlocks: 0,
       problems: ['not a circles-data.json with a ledger'],
+      cosignatures: NO_COSIGNATURES,
     }
 
   let keys: NoteKey[] = []
@@ -78,6 +93,8 @@ export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): 
   }
   if (keys.length === 0) problems.push('no verifier key to check signatures with')
 
+  const named = (ledger.circles as unknown[]).flatMap((c) => (isObject(c) ? strings(c.cosigners) : []))
+  const cosignatures = createCosignatureCheck(opts.cosigners ?? [...new Set(named)])
   let blockCount = 0
   let redactedCount = 0
   for (const [n, circle] of (ledger.circles as unknown[]).entries()) {
@@ -91,6 +108,7 @@ export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): 
     if (typeof circle.checkpoint !== 'string')
       problems.push(`${where}: no signed checkpoint to check against`)
     else {
+      cosignatures.add(circle.checkpoint, `${where}'s checkpoint`)
       try {
         const { checkpoint } = openCheckpoint(circle.checkpoint, keys, circle.origin)
         ;({ size } = checkpoint)
@@ -184,5 +202,6 @@ export function verifyDataExport(text: string, opts: { keys?: string[] } = {}): 
     blockCount,
     redactedBlocks: redactedCount,
     problems,
+    cosignatures: cosignatures.result(),
   }
 }

@@ -8,6 +8,7 @@ import {
   type Side,
 } from './block'
 import { openCheckpoint, type Checkpoint } from './checkpoint'
+import { createCosignatureCheck, type CosignatureReport } from './cosignature-report'
 import {
   appendLeaf,
   emptyFrontier,
@@ -37,7 +38,8 @@ type BlockLine = {
   content?: BlockContent
 }
 type ExportLine =
-  | { type: 'log'; origin: string; keys: string[] }
+  /** `cosigners` (since issue 29): the verifier keys of the witnesses whose lines are on the checkpoints. */
+  | { type: 'log'; origin: string; keys: string[]; cosigners?: string[] }
   | BlockLine
   | { type: 'checkpoint'; size: number; note: string }
 
@@ -53,6 +55,11 @@ export interface ExportVerification {
   problems: string[]
   /** The blocks whose leaf bytes are their hash, decoded: what a photo can be looked up in (issue 28). */
   blocks: { id: string; content: BlockContent }[]
+  /**
+   * Issue 29: the witnesses' cosignatures on the checkpoints, per cosigner. Reported only: a cosignature
+   * that does not verify is named here and never makes the ledger invalid (docs/decisions/0064).
+   */
+  cosignatures: CosignatureReport
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -67,7 +74,9 @@ function isExportLine(line: unknown): line is ExportLine {
       return (
         typeof line.origin === 'string' &&
         Array.isArray(line.keys) &&
-        line.keys.every((k) => typeof k === 'string')
+        line.keys.every((k) => typeof k === 'string') &&
+        (line.cosigners === undefined ||
+          (Array.isArray(line.cosigners) && line.cosigners.every((k) => typeof k === 'string')))
       )
     case 'block': {
       const kept = (n: unknown) =>
@@ -109,7 +118,7 @@ const decoder = new TextDecoder()
  */
 export function verifyExport(
   text: string,
-  opts: { keys?: string[]; trusted?: string } = {},
+  opts: { keys?: string[]; trusted?: string; cosigners?: string[] } = {},
 ): ExportVerification {
   const problems: string[] = []
   const lines: ExportLine[] = []
@@ -192,9 +201,14 @@ export function verifyExport(
     }
     return null
   }
+  // Cosignatures: by the keys the reader gave, else those the export names (an older export has none).
+  const cosignatures = createCosignatureCheck(
+    opts.cosigners ?? (header?.type === 'log' ? (header.cosigners ?? []) : []),
+  )
   let newest: Checkpoint | null = null
   for (const line of lines) {
     if (line.type !== 'checkpoint') continue
+    cosignatures.add(line.note, `checkpoint ${line.size}`)
     const checkpoint = check(line.note, `checkpoint ${line.size}`)
     if (checkpoint && (!newest || checkpoint.size > newest.size)) newest = checkpoint
   }
@@ -212,5 +226,6 @@ export function verifyExport(
     checkpoint: newest ? { size: newest.size, rootHash: hex(newest.rootHash) } : null,
     problems,
     blocks: decoded,
+    cosignatures: cosignatures.result(),
   }
 }
