@@ -47,6 +47,18 @@ const ZEnv = z.object({
       error: 'must be "<http(s) URL> <cosigner verifier key>" entries separated by commas',
     })
     .optional(),
+  /**
+   * The prefix of each new circle log's C2SP origin (`<prefix>/circle/<circleId>`) and of the witness key
+   * names: a schema-less URL (host, optional port and path). Default: PUBLIC_URL's host. A log keeps the
+   * origin of its first checkpoint for good (docs/decisions/0064).
+   */
+  LEDGER_ORIGIN: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~-]+)*$/, {
+      error:
+        'must be a host with an optional port and path, without scheme or spaces (e.g. circles.example.org)',
+    })
+    .optional(),
   LEDGER_WITNESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   LEDGER_WITNESS_INTERVAL_MS: ms(50, 5000),
   /** Web Push (issue 27, docs/decisions/0053): the VAPID key pair, base64url; generated into DATA_DIR when absent. */
@@ -142,6 +154,11 @@ export interface Config {
    * Issue 29: outside witnesses (C2SP tlog-witness) each new checkpoint is sent to, with the deadline of
    * one request and how often the worker looks for checkpoints they have not cosigned yet.
    */
+  /**
+   * The prefix of a new circle log's origin and of witness key names (LEDGER_ORIGIN, else PUBLIC_URL's
+   * host; docs/decisions/0064).
+   */
+  ledgerOrigin: string
   ledgerWitnesses: {
     witnesses: { url: string; verifierKey: string }[]
     timeoutMs: number
@@ -237,10 +254,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  VAPID_PUBLIC_KEY: is not the public key of VAPID_PRIVATE_KEY',
     )
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
+    ledgerOrigin: e.LEDGER_ORIGIN ?? new URL(publicUrl).host,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,

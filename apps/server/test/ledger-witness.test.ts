@@ -106,30 +106,75 @@ describe('witness keys', () => {
     )
   })
 
-  it(`allows ${LIMITS.witnessKeysPerAccount} devices per account; a device's new key still goes in`, async () => {
-    const ida = await signedIn(t)
-    const devices: string[] = []
-    for (let i = 0; i < LIMITS.witnessKeysPerAccount; i++)
-      devices.push((await witnessDevice(t, ida)).deviceId)
+  it(`keeps ${LIMITS.witnessKeysPerAccount} devices per account: a new one replaces the one unused longest`, async () => {
+    const { ida, circle } = await circleWith(1)
+    const devices: Awaited<ReturnType<typeof witnessDevice>>[] = []
+    for (let i = 0; i < LIMITS.witnessKeysPerAccount; i++) devices.push(await witnessDevice(t, ida))
+    // The first device cosigned, so it was used more recently than the second, registered after it.
+    const note = await currentCheckpoint(t, ida, circle.id)
+    const cosigned = await submitCosignature(t, ida, circle.id, {
+      checkpoint: note,
+      cosignature: devices[0]!.cosign(note),
+    })
+    expect(cosigned.statusCode).toBe(200)
     const extra = { deviceId: randomUUID(), publicKey: witnessKeyPair().base64 }
-    expectError(await register(ida, extra), 409, MESSAGES.witnessKeyLimit)
-    const renewed = await register(ida, { deviceId: devices[0], publicKey: witnessKeyPair().base64 })
+    expect((await register(ida, extra)).statusCode).toBe(200)
+    const left = (await myKeys(ida)).map((k) => k.deviceId)
+    expect(left).toHaveLength(LIMITS.witnessKeysPerAccount)
+    expect(left).toContain(extra.deviceId)
+    expect(left).toContain(devices[0]!.deviceId)
+    expect(left).not.toContain(devices[1]!.deviceId)
+    // A device's new key replaces its own, never another's.
+    const renewed = await register(ida, {
+      deviceId: devices[2]!.deviceId,
+      publicKey: witnessKeyPair().base64,
+    })
     expect(renewed.statusCode).toBe(200)
+    expect(await myKeys(ida)).toHaveLength(LIMITS.witnessKeysPerAccount)
+    // The replaced device registers again at its next check (and replaces the next unused one).
+    const back = await register(ida, { deviceId: devices[1]!.deviceId, publicKey: witnessKeyPair().base64 })
+    expect(back.statusCode).toBe(200)
+    expect((await myKeys(ida)).map((k) => k.deviceId)).not.toContain(devices[3]!.deviceId)
     // Removing a device frees a place; removing it again is not found.
     const removed = await t.app.inject({
       method: 'DELETE',
-      url: `/api/ledger/witness-keys/${devices[1]}`,
+      url: `/api/ledger/witness-keys/${devices[4]!.deviceId}`,
       headers: ida.auth,
     })
     expect(removed.statusCode).toBe(200)
     expect(removed.json().witnessKeys).toHaveLength(LIMITS.witnessKeysPerAccount - 1)
-    expect((await register(ida, extra)).statusCode).toBe(200)
     const again = await t.app.inject({
       method: 'DELETE',
-      url: `/api/ledger/witness-keys/${devices[1]}`,
+      url: `/api/ledger/witness-keys/${devices[4]!.deviceId}`,
       headers: ida.auth,
     })
     expectError(again, 404, MESSAGES.witnessKeyNotFound)
+  })
+
+  it("lists the account's keys with the device's label and its last kept cosignature", async () => {
+    const { ida, circle } = await circleWith(1)
+    const phone = await register(ida, { deviceId: randomUUID(), publicKey: witnessKeyPair().base64 })
+    const chrome = await t.app.inject({
+      method: 'POST',
+      url: '/api/ledger/witness-keys',
+      headers: {
+        ...ida.auth,
+        'user-agent':
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
+      },
+      payload: { deviceId: randomUUID(), publicKey: witnessKeyPair().base64 },
+    })
+    expect(phone.json().witnessKey).toMatchObject({ label: null, lastCosignedAt: null })
+    expect(chrome.json().witnessKey).toMatchObject({ label: 'Chrome on Linux', lastCosignedAt: null })
+    const device = await witnessDevice(t, ida)
+    const note = await currentCheckpoint(t, ida, circle.id)
+    const before = Date.now()
+    await submitCosignature(t, ida, circle.id, { checkpoint: note, cosignature: device.cosign(note) })
+    const listed = (await t.app.inject({ url: '/api/ledger/witness-keys', headers: ida.auth })).json()
+      .witnessKeys as { deviceId: string; lastCosignedAt: string | null; createdAt: string }[]
+    const used = listed.find((k) => k.deviceId === device.deviceId)!
+    expect(Date.parse(used.lastCosignedAt!)).toBeGreaterThanOrEqual(before - 1000)
+    expect(listed.filter((k) => k.lastCosignedAt === null)).toHaveLength(2)
   })
 })
 
@@ -156,8 +201,15 @@ describe('cosignatures', () => {
     // A device that knows the members' keys checks their cosignatures.
     const witnesses = await t.app.inject({ url: `/api/ledger/${circle.id}/witnesses`, headers: ben.auth })
     expect(witnesses.statusCode).toBe(200)
-    const known = witnesses.json().witnesses as { userId: string; name: string; verifierKey: string }[]
+    const known = witnesses.json().witnesses as {
+      userId: string
+      memberName: string
+      name: string
+      verifierKey: string
+    }[]
     expect(known.map((w) => w.userId).sort()).toEqual([ida.user.id, ben.user.id].sort())
+    // Each key with its member's name: what the split-view alarm says (docs/decisions/0064).
+    expect(known.find((w) => w.userId === ben.user.id)?.memberName).toBe('Ben')
     const cosigners = known.map((w) => parseCosignerKey(w.verifierKey))
     expect(openCosignedNote(served, keys(), cosigners).cosignedBy).toHaveLength(2)
     // Sent again: kept once.

@@ -20,13 +20,19 @@ export const ZWitnessKeyRequest = z.object({
 })
 export type TWitnessKeyRequest = z.infer<typeof ZWitnessKeyRequest>
 
-/** A registered witness key: its C2SP key name (given by the server) and verifier key (type 0x04). */
+/**
+ * A registered witness key: its C2SP key name (given by the server) and verifier key (type 0x04); since
+ * docs/decisions/0064 its label (the browser and system that registered it, or null) and when the
+ * server last kept a cosignature made with it (null: none kept).
+ */
 export const ZWitnessKey = named(
   z.object({
     deviceId: z.string(),
     name: z.string(),
     verifierKey: z.string(),
+    label: z.nullable(z.string()),
     createdAt: z.string(),
+    lastCosignedAt: z.nullable(z.string()),
   }),
   'WitnessKey',
 )
@@ -35,13 +41,21 @@ export type TWitnessKey = z.infer<typeof ZWitnessKey>
 export const ZWitnessKeyResponse = z.object({ witnessKey: ZWitnessKey })
 export type TWitnessKeyResponse = z.infer<typeof ZWitnessKeyResponse>
 
-/** GET /api/ledger/witness-keys: the caller's own devices' keys, newest first. */
+/**
+ * GET /api/ledger/witness-keys (and DELETE …/:deviceId's answer): the caller's own devices' keys, newest
+ * first.
+ */
 export const ZWitnessKeyListResponse = z.object({ witnessKeys: z.array(ZWitnessKey) })
 export type TWitnessKeyListResponse = z.infer<typeof ZWitnessKeyListResponse>
 
-/** GET /api/ledger/:circleId/witnesses: the witness keys of the circle's current members. */
+/**
+ * GET /api/ledger/:circleId/witnesses: the witness keys of the circle's current members, each with the
+ * member's display name (`memberName`, docs/decisions/0064), so a device can say whose device cosigned.
+ */
 export const ZCircleWitnessesResponse = z.object({
-  witnesses: z.array(z.object({ userId: z.string(), name: z.string(), verifierKey: z.string() })),
+  witnesses: z.array(
+    z.object({ userId: z.string(), memberName: z.string(), name: z.string(), verifierKey: z.string() }),
+  ),
 })
 export type TCircleWitnessesResponse = z.infer<typeof ZCircleWitnessesResponse>
 

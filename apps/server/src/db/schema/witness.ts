@@ -30,6 +30,11 @@ export const witnessKeys = pgTable(
     deviceId: uuid('device_id').notNull(),
     name: text('name').notNull().unique(),
     publicKey: text('public_key').notNull().unique(),
+    /**
+     * What the device is to its owner on /profile, from the registering request's User-Agent ('Chrome
+     * on Linux'), or null (migration 0022, docs/decisions/0064).
+     */
+    label: text('label'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [unique('witness_keys_user_device_unique').on(t.userId, t.deviceId)],

@@ -108,8 +108,13 @@ export interface DataExport {
     circles: {
       circleId: string
       origin: string
-      /** The newest signed checkpoint (C2SP signed note), or null when the log has none yet. */
+      /**
+       * The newest signed checkpoint (C2SP signed note), or null when the log has none yet; since issue
+       * 29 with the cosignature lines of members' devices and outside witnesses after its signature.
+       */
       checkpoint: string | null
+      /** Issue 29: the verifier keys of the cosigners on `checkpoint` (public keys; docs/decisions/0064). */
+      cosigners: string[]
       size: number
       blocks: {
         id: string
@@ -173,6 +178,21 @@ export interface DataExport {
   }[]
   /** Issue 26: whether the person has a calendar feed URL, since when (the URL is a secret: not here). */
   calendarFeed: { createdAt: string } | null
+  /**
+   * Issue 29 (docs/decisions/0064): the witness keys the person's devices registered, public halves only
+   * (a private key never leaves its device): the C2SP key name and verifier key, the device's label,
+   * when it was registered and last cosigned, and the circles whose checkpoints it cosigned.
+   */
+  witnessKeys: {
+    deviceId: string
+    name: string
+    verifierKey: string
+    label: string | null
+    createdAt: string
+    lastCosignedAt: string | null
+    cosignatureCount: number
+    circles: (Named & { cosignatures: number })[]
+  }[]
   /** The person's activity feed, oldest first. */
   activities: { id: string; type: TActivityType; title: string; data: unknown; createdAt: string }[]
 }
@@ -197,11 +217,16 @@ circles-data.json   Your data in JSON ("format": "circles-data", "version": 1):
                     - ledger: the ledger blocks about you, per circle, each with its hash, its
                       hashed bytes ("leaf", base64), its content and its audit path to the
                       circle's signed checkpoint, so anyone can check them with the keys in
-                      "ledger.keys" (npx circles-ledger verify-data circles-data.json)
+                      "ledger.keys" (npx circles-ledger verify-data circles-data.json); each
+                      checkpoint with the cosignatures of members' devices and witnesses, and
+                      their public keys in "cosigners" (verify-data reports them too)
                     - loans: the loans you lent or borrowed, with the wishes for a later
                       date and the reminders sent to you about them
                     - borrowRequests: your asks to borrow, with the owner's answer
                     - calendarFeed: since when you have a calendar feed (not its secret URL)
+                    - witnessKeys: your devices' witness keys (public keys only), with the
+                      device's name, when each was registered and last cosigned, and the
+                      circles it cosigned
                     - activities: your activity feed
 pictures/           The pictures of your items; each item's "picture" names its file.
 condition-photos/   The condition photos of your handovers; each handover's "condition" names
@@ -232,11 +257,16 @@ circles-data.json   Deine Daten als JSON ("format": "circles-data", "version": 1
                     - ledger: die Blöcke des Ledgers über dich, je Kreis, jeweils mit Hash,
                       gehashten Bytes ("leaf", Base64), Inhalt und Prüfpfad zum signierten
                       Checkpoint des Kreises, prüfbar mit den Schlüsseln in "ledger.keys"
-                      (npx circles-ledger verify-data circles-data.json)
+                      (npx circles-ledger verify-data circles-data.json); jeder Checkpoint mit
+                      den Gegensignaturen der Geräte der Mitglieder und der Zeugen, deren
+                      öffentliche Schlüssel in "cosigners" (verify-data prüft auch sie)
                     - loans: die Ausleihen, bei denen du verliehen oder geliehen hast, mit den
                       Wünschen nach einem späteren Datum und den Erinnerungen an dich
                     - borrowRequests: deine Anfragen zum Ausleihen, mit der Antwort des Besitzers
                     - calendarFeed: seit wann du einen Kalender-Feed hast (nicht seine geheime URL)
+                    - witnessKeys: die Zeugenschlüssel deiner Geräte (nur öffentliche Schlüssel),
+                      mit dem Namen des Geräts, wann er registriert wurde und zuletzt
+                      gegengezeichnet hat, und den Kreisen, die er gegengezeichnet hat
                     - activities: dein Aktivitätsverlauf
 pictures/           Die Bilder deiner Gegenstände; "picture" nennt die Datei des Gegenstands.
 condition-photos/   Die Zustandsfotos deiner Übergaben; "condition" der Übergabe nennt sie

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream'
-import { blockBytes, circleOrigin, merkleTree } from '@circles/ledger'
+import { addSignatureLines, blockBytes, merkleTree } from '@circles/ledger'
 import { MESSAGES, type TUser } from '@circles/shared'
 import yazl from 'yazl'
 import type { AppContext } from '../../context'
@@ -8,6 +8,8 @@ import type { LedgerSigner } from '../../lib/ledger-signer'
 import type { FileStore } from '../../lib/storage'
 import { avatarFileName, storedNames } from '../../lib/images'
 import { leafHashes, storedBlockOf } from '../ledger/ledger.service'
+import { cosignaturesOfLog, cosignerKeys, witnessKeysOfAccount } from '../ledger/cosigners'
+import { logOrigin } from '../ledger/log-origin'
 import * as repo from './export.repository'
 import { DATA_EXPORT_VERSION, type DataExport, readme } from './export-format'
 
@@ -32,8 +34,6 @@ const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
  * `circles-data.json` (export-format.ts), the pictures of their items and a README, in one ZIP file.
  */
 export function createExportService(ctx: AppContext, store: FileStore, signer: LedgerSigner) {
-  const host = new URL(ctx.config.publicUrl).host
-
   /** The JSON document and the pictures it names, read in one snapshot. */
   async function collect(actor: TUser, now: Date) {
     return ctx.db.transaction(
@@ -60,6 +60,7 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
         const reminderRows = await repo.remindersOf(tx, actor.id)
         const askRows = await repo.borrowRequestsOf(tx, actor.id)
         const calendarFeed = await repo.calendarFeedOf(tx, actor.id)
+        const witnessKeys = await witnessKeysOfAccount(tx, actor.id)
 
         // Files of the archive: stored name and path in the ZIP.
         const pictures: { stored: string; path: string }[] = []
@@ -109,10 +110,20 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
           const tree = head.checkpoint
             ? merkleTree((await leafHashes(tx, head.circleId, head.size)).map(hexToBytes))
             : null
+          // Issue 29: the checkpoint with its cosignatures and the cosigners' keys (docs/decisions/0064).
+          const cosignatures = head.checkpoint
+            ? await cosignaturesOfLog(tx, head.circleId, head.size, head.size)
+            : []
           ledgerCircles.push({
             circleId: head.circleId,
-            origin: circleOrigin(host, head.circleId),
-            checkpoint: head.checkpoint,
+            origin: logOrigin(ctx.config.ledgerOrigin, head.circleId, head.checkpoint),
+            checkpoint: head.checkpoint
+              ? addSignatureLines(
+                  head.checkpoint,
+                  cosignatures.map((c) => c.line),
+                )
+              : null,
+            cosigners: cosignerKeys(cosignatures, ctx.config.ledgerWitnesses.witnesses),
             size: head.size,
             blocks: rows.map((row) => {
               // As the ledger serves it: v3 with the names kept beside it (null once erased); a v1/v2
@@ -235,6 +246,8 @@ export function createExportService(ctx: AppContext, store: FileStore, signer: L
             answeredAt: iso(r.answeredAt),
           })),
           calendarFeed: calendarFeed ? { createdAt: calendarFeed.createdAt.toISOString() } : null,
+          // Issue 29: the devices' witness keys, public halves only (the private keys never leave them).
+          witnessKeys,
           activities: activityRows.map((a) => ({
             id: a.id,
             type: a.type,

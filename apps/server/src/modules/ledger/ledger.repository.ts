@@ -27,6 +27,7 @@ export async function lockHead(tx: Executor, circleId: string) {
         headHash: ledgerHeads.headHash,
         frontier: ledgerHeads.frontier,
         tiledSize: ledgerHeads.tiledSize,
+        checkpoint: ledgerHeads.checkpoint,
         circleName: circles.name,
       })
       .from(ledgerHeads)

@@ -8,7 +8,6 @@ import {
   type TransferReason,
   blockBytes,
   blockHash,
-  circleOrigin,
   emptyRoot,
   createChainVerifier,
   emptyFrontier,
@@ -49,6 +48,8 @@ import { explainOutsider, requireMember } from '../membership/access'
 import { imageUrls } from '../../lib/images'
 import { photoView, type ConditionService, type HandoverPhotos } from '../condition/condition.service'
 import * as repo from './ledger.repository'
+import { cosignerKeys, linesBySize } from './cosigners'
+import { logOrigin } from './log-origin'
 import * as witnessRepo from './witness.repository'
 import type { BlockRow, BlockViewRow } from './ledger.repository'
 
@@ -206,8 +207,9 @@ const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'))
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 
 export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condition: ConditionService) {
-  const host = new URL(ctx.config.publicUrl).host
-  const originOf = (circleId: string) => circleOrigin(host, circleId)
+  /** The log's origin: that of its checkpoints, else LEDGER_ORIGIN's (docs/decisions/0064). */
+  const originOf = (circleId: string, signedNote?: string | null) =>
+    logOrigin(ctx.config.ledgerOrigin, circleId, signedNote)
 
   /**
    * The head's frontier as a tree of `size` leaves. A head written before frontiers were kept (or one
@@ -301,6 +303,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     let headHash = head.headHash
     let frontier: Frontier | undefined
     let tiled = head.tiledSize
+    const origin = originOf(circleId, head.checkpoint)
 
     async function append(request: AppendRequest): Promise<{ block: BlockRow; receipt: LedgerReceipt }> {
       const startedAt = performance.now()
@@ -332,7 +335,7 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
       const before = (frontier ??= await frontierOf(tx, circleId, head))
       const after = appendLeaf(before, fromHex(hash))
       const checkpoint = signCheckpoint(
-        { origin: originOf(circleId), size: after.size, rootHash: frontierRoot(after), extensions: [] },
+        { origin, size: after.size, rootHash: frontierRoot(after), extensions: [] },
         signer,
       )
       const block = await repo.appendBlock(
@@ -646,8 +649,19 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
    */
   async function* exportLog(actor: TUser, circleId: string): AsyncGenerator<string> {
     await requireMemberForLogRead(actor, circleId)
-    const size = (await repo.headOf(ctx.db, circleId))?.size ?? 0
-    yield `${JSON.stringify({ type: 'log', origin: originOf(circleId), keys: signer.verifierKeys })}\n`
+    const head = await repo.headOf(ctx.db, circleId)
+    const size = head?.size ?? 0
+    // Issue 29: each checkpoint with its cosignatures, and the cosigners' keys in the header, so the
+    // cosignatures can be checked offline too (docs/decisions/0064).
+    const cosignatures = size > 0 ? await witnessRepo.cosignaturesOfLog(ctx.db, circleId, 1, size) : []
+    const cosignedLines = linesBySize(cosignatures)
+    const header = {
+      type: 'log',
+      origin: originOf(circleId, head?.checkpoint),
+      keys: signer.verifierKeys,
+      cosigners: cosignerKeys(cosignatures, ctx.config.ledgerWitnesses.witnesses),
+    }
+    yield `${JSON.stringify(header)}\n`
     let after = -1
     for (;;) {
       const page = await repo.chainPage(ctx.db, circleId, after, VERIFY_PAGE, size)
@@ -673,7 +687,8 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     }
     for (const checkpoint of await repo.checkpointsOf(ctx.db, circleId)) {
       if (checkpoint.size > size) break
-      yield `${JSON.stringify({ type: 'checkpoint', size: checkpoint.size, note: checkpoint.note })}\n`
+      const note = addSignatureLines(checkpoint.note, cosignedLines.get(checkpoint.size) ?? [])
+      yield `${JSON.stringify({ type: 'checkpoint', size: checkpoint.size, note })}\n`
     }
   }
 

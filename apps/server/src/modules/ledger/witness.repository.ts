@@ -1,6 +1,13 @@
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
-import { circleMembers, ledgerCosignatures, ledgerWitnessCosignatures, witnessKeys } from '../../db/schema'
+import {
+  circleMembers,
+  circles,
+  ledgerCosignatures,
+  ledgerWitnessCosignatures,
+  users,
+  witnessKeys,
+} from '../../db/schema'
 
 export type WitnessKeyRow = typeof witnessKeys.$inferSelect
 
@@ -13,12 +20,56 @@ export async function lockAccount(tx: Executor, userId: string) {
   await tx.execute(sql`select id from users where id = ${userId} for update`)
 }
 
-export function keysOf(db: Executor, userId: string): Promise<WitnessKeyRow[]> {
-  return db
-    .select()
+/** When the server last kept a cosignature made with the key (members' devices' cosignatures). */
+const lastCosignedAt = sql<Date | string | null>`(
+  select max(c.created_at) from ${ledgerCosignatures} c where c.witness_key_id = ${witnessKeys.id}
+)`
+
+export type WitnessKeyWithUse = WitnessKeyRow & { lastCosignedAt: Date | null }
+
+const asDate = (value: Date | string | null) => (value === null ? null : new Date(value))
+
+/** The account's keys, newest first, each with its last kept cosignature's time. */
+export async function keysOf(db: Executor, userId: string): Promise<WitnessKeyWithUse[]> {
+  const rows = await db
+    .select({ key: witnessKeys, lastCosignedAt })
     .from(witnessKeys)
     .where(eq(witnessKeys.userId, userId))
     .orderBy(desc(witnessKeys.createdAt), asc(witnessKeys.deviceId))
+  return rows.map((row) => ({ ...row.key, lastCosignedAt: asDate(row.lastCosignedAt) }))
+}
+
+/**
+ * The account's keys other than this device's that were used least recently (their last kept
+ * cosignature, else their registration), oldest first: the ones a new device replaces at the limit.
+ */
+export async function leastRecentlyUsedKeys(db: Executor, userId: string, deviceId: string, n: number) {
+  if (n <= 0) return []
+  return db
+    .select({ deviceId: witnessKeys.deviceId })
+    .from(witnessKeys)
+    .where(and(eq(witnessKeys.userId, userId), ne(witnessKeys.deviceId, deviceId)))
+    .orderBy(sql`coalesce(${lastCosignedAt}, ${witnessKeys.createdAt})`, asc(witnessKeys.createdAt))
+    .limit(n)
+}
+
+/**
+ * For "Download my data": per key of the account, the circles it cosigned checkpoints of (with the
+ * circle's name while it exists) and how many cosignatures the server keeps.
+ */
+export async function cosignedCirclesOf(db: Executor, userId: string) {
+  const result = (await db.execute(sql`
+    select c.witness_key_id as "keyId", c.circle_id as "circleId", ci.name as "circleName",
+      count(*)::int as "count"
+    from ${ledgerCosignatures} c
+    join ${witnessKeys} k on k.id = c.witness_key_id
+    left join ${circles} ci on ci.id = c.circle_id
+    where k.user_id = ${userId}
+    group by c.witness_key_id, c.circle_id, ci.name
+    order by ci.name, c.circle_id`)) as unknown as {
+    rows: { keyId: string; circleId: string; circleName: string | null; count: number }[]
+  }
+  return result.rows
 }
 
 export async function keyOfDevice(db: Executor, userId: string, deviceId: string) {
@@ -57,7 +108,7 @@ export async function deleteKeyOfDevice(db: Executor, userId: string, deviceId: 
 
 export async function insertKey(
   db: Executor,
-  row: { userId: string; deviceId: string; name: string; publicKey: string },
+  row: { userId: string; deviceId: string; name: string; publicKey: string; label: string | null },
 ): Promise<WitnessKeyRow> {
   const [inserted] = await db.insert(witnessKeys).values(row).returning()
   return inserted!
@@ -75,9 +126,15 @@ export async function keyByName(db: Executor, userId: string, name: string) {
 /** The witness keys of the circle's current members. */
 export function keysOfCircle(db: Executor, circleId: string) {
   return db
-    .select({ userId: witnessKeys.userId, name: witnessKeys.name, publicKey: witnessKeys.publicKey })
+    .select({
+      userId: witnessKeys.userId,
+      memberName: users.name,
+      name: witnessKeys.name,
+      publicKey: witnessKeys.publicKey,
+    })
     .from(witnessKeys)
     .innerJoin(circleMembers, eq(circleMembers.userId, witnessKeys.userId))
+    .innerJoin(users, eq(users.id, witnessKeys.userId))
     .where(eq(circleMembers.circleId, circleId))
     .orderBy(asc(witnessKeys.createdAt), asc(witnessKeys.name))
 }
@@ -114,4 +171,39 @@ export async function cosignersLines(db: Executor, circleId: string, size: numbe
     ) lines
     order by kind, created_at, name`)) as unknown as { rows: { line: string }[] }
   return result.rows.map((row) => row.line)
+}
+
+export interface CosignatureOfLog {
+  size: number
+  line: string
+  /** The cosigner's key name. */
+  name: string
+  /** A member device's public key (base64); null for an outside witness (its key is in LEDGER_WITNESSES). */
+  publicKey: string | null
+}
+
+/**
+ * Every cosignature line on the circle's checkpoints of `from` to `to` entries, in one query, in the order
+ * the checkpoint serves them (docs/decisions/0064): for the export and "Download my data".
+ */
+export async function cosignaturesOfLog(
+  db: Executor,
+  circleId: string,
+  from: number,
+  to: number,
+): Promise<CosignatureOfLog[]> {
+  const result = (await db.execute(sql`
+    select size, line, name, public_key as "publicKey" from (
+      select c.size, c.line, 0 as kind, c.created_at, k.name, k.public_key
+      from ${ledgerCosignatures} c
+      join ${witnessKeys} k on k.id = c.witness_key_id
+      join ${circleMembers} m on m.user_id = k.user_id and m.circle_id = c.circle_id
+      where c.circle_id = ${circleId} and c.size between ${from} and ${to}
+      union all
+      select w.size, w.line, 1 as kind, w.created_at, w.witness as name, null as public_key
+      from ${ledgerWitnessCosignatures} w
+      where w.circle_id = ${circleId} and w.size between ${from} and ${to}
+    ) lines
+    order by size, kind, created_at, name`)) as unknown as { rows: CosignatureOfLog[] }
+  return result.rows.map((row) => ({ ...row, size: Number(row.size) }))
 }

@@ -35,7 +35,7 @@ export function witnessRoutes(witness: WitnessService) {
         onRequest,
         schema: { tags, security, body: ZWitnessKeyRequest, response: { 200: ZWitnessKeyResponse } },
       },
-      (request) => witness.registerKey(currentUser(request), request.body),
+      (request) => witness.registerKey(currentUser(request), request.body, request.headers['user-agent']),
     )
     app.delete(
       '/witness-keys/:deviceId',

@@ -1,7 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto'
 import {
   addSignatureLines,
-  circleOrigin,
   type Cosignature,
   cosignatureMessage,
   cosignerKeyId,
@@ -26,9 +25,11 @@ import {
 } from '@circles/shared'
 import type { AppContext } from '../../context'
 import { AppError } from '../../lib/errors'
+import { nameFromUserAgent } from '../../lib/user-agent-name'
 import type { LedgerSigner } from '../../lib/ledger-signer'
 import { requireMember } from '../membership/access'
 import * as ledgerRepo from './ledger.repository'
+import { logOrigin } from './log-origin'
 import * as repo from './witness.repository'
 import type { WitnessKeyRow } from './witness.repository'
 
@@ -68,44 +69,60 @@ function isForeignKeyViolation(error: unknown): boolean {
  * for that circle. The checkpoint is then served with every member's cosignature line.
  */
 export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
-  const host = new URL(ctx.config.publicUrl).host
-  /** The key's C2SP name: the server's host, the account and the device (no spaces, no '+'). */
-  const keyName = (userId: string, deviceId: string) => `${host}/witness/${userId}/${deviceId}`
+  /** The key's C2SP name: LEDGER_ORIGIN (docs/decisions/0064), the account and the device (no spaces, no '+'). */
+  const keyName = (userId: string, deviceId: string) =>
+    `${ctx.config.ledgerOrigin}/witness/${userId}/${deviceId}`
 
-  function view(row: WitnessKeyRow): TWitnessKey {
+  function view(row: WitnessKeyRow & { lastCosignedAt?: Date | null }): TWitnessKey {
     return {
       deviceId: row.deviceId,
       name: row.name,
       verifierKey: cosignerVerifierKey(row.name, fromBase64(row.publicKey)),
+      label: row.label,
       createdAt: row.createdAt.toISOString(),
+      lastCosignedAt: row.lastCosignedAt ? row.lastCosignedAt.toISOString() : null,
     }
   }
 
   /**
    * This device's key: new, the same again (answered as it is), or another one for the device (the old
-   * key goes, and the cosignatures made with it). At most LIMITS.witnessKeysPerAccount devices.
+   * key goes, and the cosignatures made with it). At most LIMITS.witnessKeysPerAccount devices: a new
+   * device at the limit replaces the account's key used least recently (docs/decisions/0064), which
+   * that device, if it is still in use, registers anew at its next check.
    */
-  async function registerKey(actor: TUser, input: TWitnessKeyRequest): Promise<TWitnessKeyResponse> {
+  async function registerKey(
+    actor: TUser,
+    input: TWitnessKeyRequest,
+    userAgent?: string,
+  ): Promise<TWitnessKeyResponse> {
     const publicKey = fromBase64(input.publicKey)
     if (!usableCosignerKey(publicKey)) throw new AppError('VALIDATION_ERROR', MESSAGES.witnessKeyInvalid)
     const taken = () => new AppError('CONFLICT', MESSAGES.witnessKeyTaken)
     try {
-      const row = await ctx.db.transaction(async (tx) => {
+      const { row, replaced } = await ctx.db.transaction(async (tx) => {
         await repo.lockAccount(tx, actor.id)
         const current = await repo.keyOfDevice(tx, actor.id, input.deviceId)
-        if (current?.publicKey === input.publicKey) return current
+        if (current?.publicKey === input.publicKey) return { row: current, replaced: 0 }
         if (await repo.isKeyRegistered(tx, input.publicKey)) throw taken()
-        if ((await repo.countOtherKeys(tx, actor.id, input.deviceId)) >= LIMITS.witnessKeysPerAccount)
-          throw new AppError('CONFLICT', MESSAGES.witnessKeyLimit)
+        const others = await repo.countOtherKeys(tx, actor.id, input.deviceId)
+        const stale = await repo.leastRecentlyUsedKeys(
+          tx,
+          actor.id,
+          input.deviceId,
+          others - LIMITS.witnessKeysPerAccount + 1,
+        )
+        for (const key of stale) await repo.deleteKeyOfDevice(tx, actor.id, key.deviceId)
         if (current) await repo.deleteKeyOfDevice(tx, actor.id, input.deviceId)
-        return repo.insertKey(tx, {
+        const inserted = await repo.insertKey(tx, {
           userId: actor.id,
           deviceId: input.deviceId,
           name: keyName(actor.id, input.deviceId),
           publicKey: input.publicKey,
+          label: nameFromUserAgent(userAgent) ?? null,
         })
+        return { row: inserted, replaced: stale.length }
       })
-      ctx.log.info({ userId: actor.id }, 'witness key registered for a device')
+      ctx.log.info({ userId: actor.id, replaced }, 'witness key registered for a device')
       return { witnessKey: view(row) }
     } catch (error) {
       // Two accounts registering the same key at once: the second meets the unique index.
@@ -133,6 +150,7 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
     return {
       witnesses: rows.map((row) => ({
         userId: row.userId,
+        memberName: row.memberName,
         name: row.name,
         verifierKey: cosignerVerifierKey(row.name, fromBase64(row.publicKey)),
       })),
@@ -172,19 +190,18 @@ export function createWitnessService(ctx: AppContext, signer: LedgerSigner) {
   async function signedCheckpoint(circleId: string, given: string) {
     const wrongCheckpoint = () => new AppError('CONFLICT', MESSAGES.cosignatureWrongCheckpoint)
     const text = checkpointText(given)
-    const origin = circleOrigin(host, circleId)
     let size: number
     try {
-      const parsed = parseCheckpoint(text ?? '')
-      if (parsed.origin !== origin) throw wrongCheckpoint()
-      size = parsed.size
+      size = parseCheckpoint(text ?? '').size
     } catch {
       throw wrongCheckpoint()
     }
     const note = await ledgerRepo.checkpointAt(ctx.db, circleId, size)
     if (!note) throw new AppError('NOT_FOUND', MESSAGES.ledgerNoSuchCheckpoint)
+    // The exact text the server signed, whatever instance (or PUBLIC_URL) signed it: its origin is the
+    // log's own (docs/decisions/0064), not this instance's.
     if (parseNote(note).text !== text) {
-      reportFork(circleId, size, given, origin)
+      reportFork(circleId, size, given, logOrigin(ctx.config.ledgerOrigin, circleId, note))
       throw wrongCheckpoint()
     }
     return { size, text, note }

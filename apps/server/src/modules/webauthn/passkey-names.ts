@@ -1,3 +1,5 @@
+import { nameFromUserAgent } from '../../lib/user-agent-name'
+
 /**
  * The name a new passkey gets before its owner renames it (ADR 0036): the passkey provider its AAGUID
  * names, else the browser and system the registering request's User-Agent names, else 'Passkey'.
@@ -32,42 +34,13 @@ const KNOWN_AAGUIDS: Readonly<Record<string, string>> = {
   'b78a0a55-6ef8-d246-a042-ba0f6d55050c': 'LastPass',
 }
 
+export { nameFromUserAgent }
+
 export const FALLBACK_PASSKEY_NAME = 'Passkey'
 
 /** The provider's name for a well-known AAGUID; none for unknown ones and the all-zero AAGUID. */
 export function nameFromAaguid(aaguid: string | undefined): string | undefined {
   return aaguid ? KNOWN_AAGUIDS[aaguid.toLowerCase()] : undefined
-}
-
-// Order matters: Edge, Opera and Samsung Internet also say 'Chrome'; Chrome also says 'Safari'.
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
-  [/\b(?:OPR|Opera)\//, 'Opera'],
-  [/\bSamsungBrowser\//, 'Samsung Internet'],
-  [/\b(?:Firefox|FxiOS)\//, 'Firefox'],
-  [/\b(?:HeadlessChrome|Chrome|Chromium|CriOS)\//, 'Chrome'],
-  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
-]
-
-// Order matters: Android says 'Linux', iPhones say 'like Mac OS X', ChromeOS says 'X11'.
-const SYSTEMS: [RegExp, string][] = [
-  [/\bAndroid\b/, 'Android'],
-  [/\biPad\b/, 'iPadOS'],
-  [/\b(?:iPhone|iPod)\b/, 'iOS'],
-  [/\bCrOS\b/, 'ChromeOS'],
-  [/\bWindows\b/, 'Windows'],
-  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
-  [/\bLinux\b/, 'Linux'],
-]
-
-/** 'Chrome on Linux', 'Safari on iOS', 'Firefox', 'Android'; none when the header names neither. */
-export function nameFromUserAgent(userAgent: string | undefined): string | undefined {
-  if (!userAgent) return undefined
-  const ua = userAgent.slice(0, 512)
-  const browser = BROWSERS.find(([pattern]) => pattern.test(ua))?.[1]
-  const system = SYSTEMS.find(([pattern]) => pattern.test(ua))?.[1]
-  if (browser && system) return `${browser} on ${system}`
-  return browser ?? system
 }
 
 export function defaultPasskeyName(aaguid: string | undefined, userAgent: string | undefined): string {
