@@ -8,6 +8,7 @@ const ida = seedSigner('circles.example/witness/ida/device-1', new Uint8Array(32
 const ben = seedSigner('circles.example/witness/ben/device-2', new Uint8Array(32).fill(2))
 const witness = (signer: typeof ida, userId: string): Witness => ({
   userId,
+  memberName: userId === 'ida' ? 'Ida' : 'Ben',
   name: signer.name,
   verifierKey: cosignerVerifierKey(signer.name, signer.publicKey),
 })
@@ -46,10 +47,26 @@ describe('reading the other members’ cosignatures for a split view', () => {
     const result = await check(note)
     expect(result.state).toBe('verified')
     const split = findSplitView(result, WITNESSES, ben.name)
-    expect(split).toMatchObject({ kind: 'other-root', size: 3, witness: { userId: 'ida' } })
+    expect(split).toMatchObject({
+      kind: 'other-root',
+      size: 3,
+      witness: { userId: 'ida', memberName: 'Ida' },
+      ownAccount: false,
+    })
     expect(note).toContain(split!.line)
     // This device's own line is never read as another member's.
     expect(findSplitView(result, WITNESSES, ida.name)).toBeNull()
+  })
+
+  it('names a device of the same account as the account’s own, and still raises the split', async () => {
+    // Ida's phone cosigned the honest checkpoint; her laptop (another key of the same account) now
+    // checks the rewritten one.
+    const laptop = seedSigner('circles.example/witness/ida/device-3', new Uint8Array(32).fill(3))
+    const witnesses = [...WITNESSES, witness(laptop, 'ida')]
+    const result = await check(cosigned(rewritten.note(3), ida, honest.note(3)))
+    const split = findSplitView(result, witnesses, laptop.name, 'ida')
+    expect(split).toMatchObject({ kind: 'other-root', witness: { name: ida.name }, ownAccount: true })
+    expect(findSplitView(result, witnesses, laptop.name, 'ben')).toMatchObject({ ownAccount: false })
   })
 
   it('catches another device’s cosignature on a checkpoint that forks from the one this device kept', async () => {
@@ -102,7 +119,7 @@ describe('reading the other members’ cosignatures for a split view', () => {
   it('skips lines of keys it does not know and witness keys it cannot read', async () => {
     const stranger = seedSigner('witness.example', new Uint8Array(32).fill(9))
     const note = cosigned(rewritten.note(3), stranger, honest.note(3))
-    const broken = [{ userId: 'x', name: stranger.name, verifierKey: 'not a key' }]
+    const broken = [{ userId: 'x', memberName: 'X', name: stranger.name, verifierKey: 'not a key' }]
     expect(findSplitView(await check(note), [...WITNESSES, ...broken])).toBeNull()
   })
 })

@@ -21,13 +21,15 @@ const signatureLines = (note: string) =>
     .filter((line) => line.length > 0)
 
 /**
- * Reads the other members' cosignatures on the checkpoint a check received, against their keys (never
- * this device's own: `ownName`). Unknown lines (outside witnesses, former members) are skipped.
+ * Reads the other devices' cosignatures on the checkpoint a check received, against their keys (never
+ * this device's own: `ownName`). Unknown lines (outside witnesses, former members) are skipped. A device
+ * of this same account (`ownUserId`) counts like any other, and is named as the account's own.
  */
 export function findSplitView(
   result: CircleVerification,
   witnesses: readonly Witness[],
   ownName?: string,
+  ownUserId?: string,
 ): SplitView | null {
   if (result.state === 'alarm' && !INCONSISTENT.has(result.reason)) return null
   // Tiles that do not make the signed root say nothing of which history is signed: that alarm stays.
@@ -61,9 +63,11 @@ export function findSplitView(
     } catch {
       valid = false
     }
+    const ownAccount = ownUserId !== undefined && known.witness.userId === ownUserId
     if (result.state === 'verified' && !valid)
-      return { kind: 'other-root', size, witness: known.witness, line }
-    if (result.state === 'alarm' && valid) return { kind: 'inconsistent', size, witness: known.witness, line }
+      return { kind: 'other-root', size, witness: known.witness, ownAccount, line }
+    if (result.state === 'alarm' && valid)
+      return { kind: 'inconsistent', size, witness: known.witness, ownAccount, line }
   }
   return null
 }

@@ -29,7 +29,10 @@ export type Witness = TCircleWitnessesResponse['witnesses'][number]
 export interface SplitView {
   kind: 'other-root' | 'inconsistent'
   size: number
+  /** The cosigning device's key, with its member's name (docs/decisions/0064). */
   witness: Witness
+  /** The device is another one of this account's own ('your other device'); absent in older evidence. */
+  ownAccount?: boolean
   /** The other device's cosignature line, as served. */
   line: string
 }

@@ -11,6 +11,7 @@ const ida = seed('circles.example/witness/ida/d1', 1)
 const ben = seed('circles.example/witness/ben/d2', 2)
 const witness = (s: typeof ida, userId: string): Witness => ({
   userId,
+  memberName: userId,
   name: s.name,
   verifierKey: cosignerVerifierKey(s.name, s.publicKey),
 })

@@ -59,7 +59,7 @@ export async function witnessCheck(
   const checked: CircleVerification =
     result.state === 'verified' && own.error !== undefined ? { ...result, cosignError: own.error } : result
   if (!members) return checked
-  const split = findSplitView(result, members, own.name)
+  const split = findSplitView(result, members, own.name, userId)
   if (!split) return checked
   return splitViewAlarm(result, split, {
     witnesses: members,

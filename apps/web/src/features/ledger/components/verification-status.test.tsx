@@ -7,7 +7,10 @@ import { VerificationStatus } from './verification-status'
 
 const CIRCLE = '11111111-1111-4111-8111-111111111111'
 
-function splitView(kind: 'other-root' | 'inconsistent'): CircleVerification {
+function splitView(
+  kind: 'other-root' | 'inconsistent',
+  who: { memberName?: string; ownAccount?: boolean } = {},
+): CircleVerification {
   return {
     state: 'alarm',
     circleId: CIRCLE,
@@ -26,7 +29,13 @@ function splitView(kind: 'other-root' | 'inconsistent'): CircleVerification {
       splitView: {
         kind,
         size: 3,
-        witness: { userId: 'ida', name: 'circles.example/witness/ida/d', verifierKey: 'k' },
+        witness: {
+          userId: 'ida',
+          name: 'circles.example/witness/ida/d',
+          verifierKey: 'k',
+          ...(who.memberName === undefined ? {} : { memberName: who.memberName }),
+        } as { userId: string; memberName: string; name: string; verifierKey: string },
+        ...(who.ownAccount === undefined ? {} : { ownAccount: who.ownAccount }),
         line: '— circles.example/witness/ida/d AAAA',
         witnesses: ['k'],
       },
@@ -69,6 +78,35 @@ describe('the split-view alarm (issue 29)', () => {
     await render(splitView('inconsistent'), 'de')
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Mitglieder bekommen verschiedene Verläufe zu sehen',
+    )
+  })
+
+  it('names the member whose device cosigned the other history (docs/decisions/0064)', async () => {
+    const english = await render(splitView('other-root', { memberName: 'Anna', ownAccount: false }))
+    const alarm = await screen.findByRole('alert')
+    expect(alarm.textContent).toContain('Members are shown different histories')
+    expect(alarm.textContent).toContain("Anna's device cosigned a checkpoint of 3 blocks of Linden Street")
+    english.unmount()
+    await render(splitView('inconsistent', { memberName: 'Anna', ownAccount: false }), 'de')
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Das Gerät von Anna hat den jetzt erhaltenen Prüfpunkt mit 3 Blöcken',
+    )
+  })
+
+  it('calls a device of the same account "your other device", not another member’s', async () => {
+    const english = await render(splitView('other-root', { memberName: 'Ida', ownAccount: true }))
+    const alarm = await screen.findByRole('alert')
+    expect(alarm.textContent).toContain('Your devices are shown different histories')
+    expect(alarm.textContent).toContain(
+      'Your other device cosigned a checkpoint of 3 blocks of Linden Street',
+    )
+    expect(alarm.textContent).not.toContain('Ida')
+    expect(alarm.textContent).not.toContain("member's device")
+    expect(alarm.textContent).toContain('on both of your devices')
+    english.unmount()
+    await render(splitView('inconsistent', { memberName: 'Ida', ownAccount: true }), 'de')
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Dein anderes Gerät hat den jetzt erhaltenen',
     )
   })
 })

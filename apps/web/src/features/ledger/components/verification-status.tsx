@@ -28,17 +28,27 @@ function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
   // Issue 29: the audit paths are built from tiles; tiles that do not make the signed root name no block.
   const fromTiles = (alarm.evidence.proof as { type?: string } | undefined)?.type === 'tiles'
   const values = { circle, seen: alarm.seenSize, size: alarm.size, height }
-  // Issue 29: another member's device cosigned another history (docs/decisions/0063).
+  // Issue 29: another device cosigned another history (docs/decisions/0063): named by its member, or
+  // as this account's other device (docs/decisions/0064); evidence from before names neither.
   const split = alarm.evidence.splitView
+  const member = split?.witness.memberName
+  const whose = split?.ownAccount ? 'Own' : member ? 'Named' : ''
   const text = split
-    ? t(split.kind === 'other-root' ? 'device.splitView.otherRoot' : 'device.splitView.inconsistent', values)
+    ? t(`device.splitView.${split.kind === 'other-root' ? 'otherRoot' : 'inconsistent'}${whose}`, {
+        ...values,
+        member,
+      })
     : alarm.reason === 'inclusion' && fromTiles
       ? t('device.tiles', values)
       : t(`device.reason.${alarm.reason}`, values)
   return (
     <Alert
       tone="error"
-      title={split ? t('device.splitViewTitle') : t('device.alarmTitle')}
+      title={
+        split
+          ? t(split.ownAccount ? 'device.splitViewOwnTitle' : 'device.splitViewTitle')
+          : t('device.alarmTitle')
+      }
       action={
         <Button
           size="sm"
@@ -51,7 +61,11 @@ function AlarmNotice({ alarm, circle }: { alarm: Alarm; circle: string }) {
       }
     >
       <p>{text}</p>
-      <p className="mt-1 text-fg-muted">{split ? t('device.splitViewAdvice') : t('device.alarmAdvice')}</p>
+      <p className="mt-1 text-fg-muted">
+        {split
+          ? t(split.ownAccount ? 'device.splitViewOwnAdvice' : 'device.splitViewAdvice')
+          : t('device.alarmAdvice')}
+      </p>
     </Alert>
   )
 }
