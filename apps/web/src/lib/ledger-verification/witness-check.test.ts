@@ -1,5 +1,7 @@
 import { addSignatureLines, cosign, cosignerVerifierKey, seedSigner } from '@circles/ledger'
+import { MESSAGES } from '@circles/shared'
 import { describe, expect, it, vi } from 'vitest'
+import { ApiError } from '@/lib/api-client'
 import { CIRCLE, device, KEYS, log } from '@/test/ledger-device'
 import { type WitnessDeps, witnessCheck } from './witness-check'
 import type { Witness } from './split-view'
@@ -33,6 +35,7 @@ function deps(overrides: Partial<WitnessDeps> = {}) {
     witnesses: async () => [witness(ida, 'ida'), witness(ben, 'ben')],
     signer: async () => benSigner,
     ownKeyName: async () => ben.name,
+    forgetKey: async () => undefined,
     post,
     memory: { get: async (k) => sizes.get(k), set: async (k, s) => void sizes.set(k, s) },
     remembered: async () => undefined,
@@ -95,5 +98,25 @@ describe('the witness step after a check', () => {
     const nobody = deps({ userId: () => undefined })
     expect(await witnessCheck(result, KEYS, nobody.deps)).toBe(result)
     expect(nobody.post).not.toHaveBeenCalled()
+  })
+
+  it('makes and registers a new key when the server no longer has this device’s (removed on /profile)', async () => {
+    const result = await checked(log(3).note(3))
+    const gone = new ApiError(MESSAGES.cosignatureUnknownKey, { status: 403, code: 'FORBIDDEN' })
+    const fresh = { ...benSigner, deviceId: 'd3', name: 'circles.example/witness/ben/d3' }
+    let keys = [benSigner, fresh]
+    const forgetKey = vi.fn(async () => void (keys = keys.slice(1)))
+    const post = vi.fn(async (_circle: string, body: { cosignature: string }) => {
+      if (body.cosignature.includes(benSigner.name)) throw gone
+    })
+    const { deps: d } = deps({ signer: async () => keys[0]!, forgetKey, post })
+    expect(await witnessCheck(result, KEYS, d)).toBe(result)
+    expect(forgetKey).toHaveBeenCalledOnce()
+    expect(post).toHaveBeenCalledTimes(2)
+    expect(post.mock.calls[1]![1].cosignature).toContain(fresh.name)
+    // Any other refusal is reported, not answered with a new key.
+    const other = deps({ forgetKey, post: () => Promise.reject(new ApiError('Nope', { status: 403 })) })
+    expect(await witnessCheck(result, KEYS, other.deps)).toMatchObject({ cosignError: 'Nope' })
+    expect(forgetKey).toHaveBeenCalledOnce()
   })
 })

@@ -1,3 +1,5 @@
+import { MESSAGES } from '@circles/shared'
+import { ApiError } from '@/lib/api-client'
 import { getSession } from '@/lib/session'
 import { rememberedCheckpoint } from './checkpoint-store'
 import { type CosignDeps, cosignVerified, deviceCosignedMemory, postCosignature } from './cosign-checkpoint'
@@ -13,6 +15,8 @@ export interface WitnessDeps {
   signer(userId: string): Promise<WitnessSigner>
   /** The name of this device's key for the account, if it has one (without registering it). */
   ownKeyName(userId: string): Promise<string | undefined>
+  /** Drops this device's key for the account, so the next `signer` makes and registers a new one. */
+  forgetKey(userId: string): Promise<void>
   post: CosignDeps['post']
   memory: CosignDeps['memory']
   remembered(circleId: string): Promise<RememberedCheckpoint | undefined>
@@ -24,6 +28,7 @@ const onThisDevice: WitnessDeps = {
   witnesses: logApi.witnesses,
   signer: witnessSigner,
   ownKeyName: async (userId) => (await deviceKeyStore.get(userId))?.name,
+  forgetKey: (userId) => deviceKeyStore.delete(userId),
   post: postCosignature,
   memory: deviceCosignedMemory,
   remembered: rememberedCheckpoint,
@@ -83,6 +88,7 @@ async function cosign(
   userId: string,
   result: Extract<CircleVerification, { state: 'verified' }>,
   deps: WitnessDeps,
+  again = false,
 ): Promise<Cosigned> {
   const { post, memory, now } = deps
   try {
@@ -96,11 +102,20 @@ async function cosign(
       })
       return { name: signer.name }
     } catch (error) {
+      // The server no longer has this device's key (removed on /profile, or replaced at the account's
+      // limit; docs/decisions/0064): the device makes and registers a new one and cosigns with it, once.
+      if (!again && keyGone(error)) {
+        await deps.forgetKey(userId).catch(() => undefined)
+        return cosign(userId, result, deps, true)
+      }
       return { name: signer.name, error: messageOf(error) }
     }
   } catch (error) {
     return { error: messageOf(error) }
   }
 }
+
+const keyGone = (error: unknown) =>
+  error instanceof ApiError && error.status === 403 && error.message === MESSAGES.cosignatureUnknownKey
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

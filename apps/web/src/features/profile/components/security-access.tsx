@@ -14,6 +14,7 @@ import { failureMessage } from '@/lib/server-errors'
 import { ChangePassword } from './change-password'
 import { RegistrationError, useDeletePasskey, usePasskeys, useRegisterPasskey } from '../api/profile'
 import { PasskeyRow } from './passkey-row'
+import { WitnessDevices } from './witness-devices'
 
 function Passkeys() {
   const { t } = useTranslation('profile')
@@ -161,6 +162,7 @@ function SecurityAccessCard({
       </dl>
       {changePassword.panel}
       <Passkeys />
+      <WitnessDevices userId={user.id} />
     </Card>
   )
 }
