@@ -31,14 +31,15 @@ async function circleWithBlocks(request: APIRequestContext, label: string, count
 }
 
 /**
- * A second person at another browser, on the same server: a checkpoint's origin names the server that
- * signed it (PUBLIC_URL), and the pair run gives its two servers two URLs, so the second one would refuse
- * a cosignature on the first one's checkpoint (409); deployed instances share one URL.
+ * A second person at another browser, on the second server in the pair run (its own PUBLIC_URL): a log
+ * keeps the origin of its first checkpoint whatever instance signs or takes cosignatures next
+ * (docs/decisions/0064), so the two devices cosign one log through two servers.
  */
 async function secondBrowser(browser: Browser, baseURL: string) {
-  const context = await browser.newContext({ baseURL })
+  const url = process.env.E2E_SECOND_BASE_URL ?? baseURL
+  const context = await browser.newContext({ baseURL: url })
   await context.addInitScript(markNotAutomated)
-  await context.addCookies([decidedConsentCookie(baseURL)])
+  await context.addCookies([decidedConsentCookie(url)])
   return { context, page: await context.newPage() }
 }
 
@@ -187,7 +188,7 @@ test('the operator shows two members two histories: each device raises the split
     await other.page.goto(`/blockchain/circle/${circleId}`)
     await expect(other.page.getByText('Ida Owner handed Ladder 1 to Mallory, accepted')).toBeVisible()
     await expect(splitAlarm(other.page)).toContainText(
-      'cosigned a checkpoint of 3 blocks of Linden Street with other contents than the one this device checked',
+      "Ida Owner's device cosigned a checkpoint of 3 blocks of Linden Street with other contents than the one this device checked",
     )
     await expect(other.page.getByText('Verified on this device')).toHaveCount(0)
     await expect(fingerprint(other.page)).not.toHaveText(idaFingerprint)
@@ -196,14 +197,15 @@ test('the operator shows two members two histories: each device raises the split
     expect(benEvidence.splitView).toMatchObject({
       kind: 'other-root',
       size: 3,
-      witness: { userId: ida.user.id },
+      witness: { userId: ida.user.id, memberName: 'Ida Owner' },
+      ownAccount: false,
     })
     expect(benEvidence.received).toContain(benEvidence.splitView.line)
 
     // Ben's device cosigned what it verified; the live event reaches Ida's open page, which checks again
     // within seconds: the server's checkpoint, cosigned by Ben, forks from the one her device kept.
     await expect(splitAlarm(page)).toContainText(
-      'cosigned the checkpoint of 3 blocks of Linden Street the server gave now, which does not extend the 3 blocks',
+      "Ben Neighbour's device cosigned the checkpoint of 3 blocks of Linden Street the server gave now, which does not extend the 3 blocks",
       { timeout: 15_000 },
     )
     const idaEvidence = await downloadEvidence(page)

@@ -157,6 +157,7 @@ export const MESSAGES = {
   // Issue 29: members' devices as witnesses (docs/decisions/0059).
   witnessKeyInvalid: 'This is not an Ed25519 public key a witness can use.',
   witnessKeyTaken: 'This witness key is registered already.',
+  /** No longer answered (docs/decisions/0064: a new device replaces the one unused longest); kept for older clients. */
   witnessKeyLimit: 'An account can have at most 10 witness devices. Remove one first.',
   witnessKeyNotFound: 'This device has no witness key.',
   cosignatureMalformed: 'This is not an Ed25519 cosignature line (C2SP cosignature/v1).',

@@ -53,9 +53,11 @@ afterEach(() => {
 
 describe('the devices that witness your circles (docs/decisions/0064)', () => {
   it('lists each device with this one marked, its dates, and says what the limit of ten does', async () => {
-    mockApi({ 'GET /api/ledger/witness-keys': () => json(200, { witnessKeys: KEYS }) })
+    // The server lists newest first; this device comes first anyway.
+    mockApi({ 'GET /api/ledger/witness-keys': () => json(200, { witnessKeys: [...KEYS].reverse() }) })
     await render()
     const mine = await rowOf('Chrome on Linux')
+    expect(screen.getAllByRole('listitem')[0]).toBe(mine)
     expect(within(mine).getByText('This device')).toBeTruthy()
     expect(mine.textContent).toContain('Registered on Nov 20, 2026')
     expect(mine.textContent).toContain('last cosigned Nov 26, 2026')

@@ -67,15 +67,18 @@ export function WitnessDevices({ userId }: { userId: string }) {
           {t('witnesses.count', { count: keys.data.length, limit: LIMITS.witnessKeysPerAccount })}
         </p>
         <ul aria-label={t('witnesses.title')} className="divide-y divide-border">
-          {keys.data.map((key) => (
-            <WitnessRow
-              key={key.deviceId}
-              witnessKey={key}
-              label={labelOf(key)}
-              isThisDevice={key.deviceId === thisDevice}
-              onRemove={() => setRemoving(key)}
-            />
-          ))}
+          {/* This device first, then the others newest first (as the server lists them). */}
+          {[...keys.data]
+            .sort((a, b) => Number(b.deviceId === thisDevice) - Number(a.deviceId === thisDevice))
+            .map((key) => (
+              <WitnessRow
+                key={key.deviceId}
+                witnessKey={key}
+                label={labelOf(key)}
+                isThisDevice={key.deviceId === thisDevice}
+                onRemove={() => setRemoving(key)}
+              />
+            ))}
         </ul>
       </>
     )
