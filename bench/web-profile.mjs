@@ -4,6 +4,7 @@
 //
 //   node bench/web-profile.mjs [screen]      screen: dashboard (default), circles, item, ledger, …
 //   BENCH_PROFILE_OUT=<file.cpuprofile>      keeps the profile (open it in Chrome's DevTools)
+//   NO_MINIFY=1 npm run build first          function names as in the source
 import { writeFile } from 'node:fs/promises'
 import { chromium } from 'playwright-core'
 import { startApp } from './lib.mjs'

@@ -93,12 +93,16 @@ export default defineConfig({
     emptyOutDir: true,
     // scripts/prerender.mjs looks up the entry of the hydrated prerendered pages here.
     manifest: true,
+    // NO_MINIFY=1 npm run build: readable function names in a profile (bench/web-profile.mjs).
+    minify: process.env.NO_MINIFY ? false : undefined,
     rolldownOptions: {
       // The app (index.html), and the script of the prerendered pages that hydrate, which loads the app
       // after the consent dialog: one build, so both share the consent module (docs/decisions/0007).
       input: {
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
         'hydrated-page': fileURLToPath(new URL('./src/hydrated-page-entry.ts', import.meta.url)),
+        // The signed-in screens' frames load the app after their first paint (docs/decisions/0065).
+        'screen-frame': fileURLToPath(new URL('./src/screen-frame-entry.ts', import.meta.url)),
       },
       output: {
         // The big libraries change less often than our code: their own chunks stay cached across deploys,

@@ -46,6 +46,13 @@ beforeAll(async () => {
       )
     }
   }
+  for (const language of ['en', 'de']) {
+    await mkdir(path.join(webDir, 'prerender', language, 'screens'), { recursive: true })
+    await writeFile(
+      path.join(webDir, 'prerender', language, 'screens', 'circles.html'),
+      `<!doctype html><html lang="${language}"><head><title>circles</title></head><body><div id="root" data-frame="">${language}:circles frame</div></body></html>`,
+    )
+  }
   t = await createTestApp({ webDir, env: { CONTACT_EMAIL: 'privacy@circles.test', STAGING: 'on' } })
 })
 afterAll(async () => {
@@ -91,6 +98,19 @@ describe('serving the SPA', () => {
     expect(res.headers['cache-control']).toBe('no-cache')
     // Not prerendered: the app shell.
     expect((await get('/dashboard', { cookie: 'lang=de' })).body).toContain('<div id="root">')
+  })
+
+  it("sends a signed-in screen's frame in the visitor's language, the same for everybody", async () => {
+    const get = (url: string, cookie?: string) => t.app.inject({ url, headers: cookie ? { cookie } : {} })
+    expect((await get('/circles')).body).toContain('en:circles frame')
+    expect((await get('/circles/', 'lang=de')).body).toContain('de:circles frame')
+    const res = await get('/circles?page=2')
+    expect(res.headers.vary).toBe('Cookie, Accept-Language')
+    expect(res.headers['cache-control']).toBe('no-cache')
+    // A screen without a frame, and a frame's path below it, get the app shell.
+    expect((await get('/circles/create')).body).toContain('<div id="root"></div>')
+    expect((await get('/screens/circles')).body).toContain('<div id="root"></div>')
+    expect((await get('/prerender/en/screens/circles.html')).statusCode).toBe(404)
   })
 
   it('sends the consent dialog inside the page only to a visitor without a consent cookie', async () => {

@@ -14,8 +14,8 @@ type Info = (id: string) => ModuleInfo | null
 
 /** The modules a first load starts from: the app's entry and every page. */
 const ROOT = /[\\/]src[\\/](app[\\/]main\.tsx|(features[\\/][^\\/]+|app)[\\/]routes[\\/][^\\/]+-page\.tsx)$/
-/** The prerendered public pages' own entry. */
-const PUBLIC_ENTRY = /[\\/]src[\\/]hydrated-page-entry\.ts$/
+/** The entries of the pages that arrive as HTML (prerendered public pages, signed-in screens' frames). */
+const PUBLIC_ENTRY = /[\\/]src[\\/](hydrated-page|screen-frame)-entry\.ts$/
 /** Our code, the shared contract, and the icons. */
 const OURS =
   /[\\/](apps[\\/]web[\\/]src|packages[\\/]shared[\\/]src)[\\/]|[\\/]node_modules[\\/]lucide-react[\\/]/

@@ -72,16 +72,19 @@ function staticImports(key, seen = new Set()) {
   }
   return seen
 }
-const hydratedEntryKey = 'src/hydrated-page-entry.ts'
-const hydratedTags = [
-  `<script type="module" crossorigin src="/${appManifest[hydratedEntryKey].file}"></script>`,
-  ...[...staticImports(hydratedEntryKey)].map(
-    (key) => `<link rel="modulepreload" crossorigin href="/${appManifest[key].file}">`,
-  ),
-].join('\n    ')
+/** An entry's script and the modulepreloads of what it imports. */
+function entryTags(key) {
+  return [
+    `<script type="module" crossorigin src="/${appManifest[key].file}"></script>`,
+    ...[...staticImports(key)].map(
+      (dependency) => `<link rel="modulepreload" crossorigin href="/${appManifest[dependency].file}">`,
+    ),
+  ].join('\n    ')
+}
+const hydratedTags = entryTags('src/hydrated-page-entry.ts')
 
 // 3. Every public page in every language.
-const { render, renderConsentDialog, PRERENDERED_PATHS } = await import(
+const { render, renderConsentDialog, PRERENDERED_PATHS, SCREEN_FRAMES } = await import(
   pathToFileURL(path.join(ssrOut, 'entry-server.js')).href
 )
 const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
@@ -104,6 +107,38 @@ const template = indexHtml
   .replace(/(<meta charset="UTF-8" \/>)/, `$1\n    ${fontPreload}`)
   .replace('</head>', `    <style>${css}</style>\n  </head>`)
 
+/**
+ * The scripts index.html loads up front, its entry first: the pages that arrive as HTML load them after
+ * their first paint (src/load-app.ts), from this meta tag.
+ */
+const appScripts = [
+  ...indexHtml.matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]*(?:src|href)="([^"]+)"/g),
+].map((match) => match[1])
+if (!/\/assets\/index-[^/]+\.js$/.test(appScripts[0] ?? ''))
+  throw new Error('no app entry in dist/index.html')
+const appScriptsMeta = `<meta name="circles-app-scripts" content="${appScripts.join(' ')}">`
+
+/**
+ * A signed-in screen's frame (docs/decisions/0065): the page's CSS inline, no font preload (as
+ * index.html, docs/decisions/0056), and instead of the app's scripts the frame's entry
+ * (src/screen-frame-entry.ts), which loads the app after the first paint.
+ */
+const frameTemplate = indexHtml
+  .replace(/\s*<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"[^>]*>/, '')
+  .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
+  .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+  .replace(
+    '</head>',
+    `    ${entryTags('src/screen-frame-entry.ts')}\n    ${appScriptsMeta}\n    <style>${css}</style>\n  </head>`,
+  )
+
+function framePage({ html, title, language }) {
+  return frameTemplate
+    .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace('<div id="root"></div>', `<div id="root" data-frame="">${html}</div>`)
+}
+
 function escapeHtml(value) {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
@@ -118,7 +153,7 @@ function page(template, { html, title, language, isStatic }) {
   out = out
     .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-    .replace('</head>', `    ${isStatic ? staticTags : hydratedTags}\n  </head>`)
+    .replace('</head>', `    ${isStatic ? staticTags : `${hydratedTags}\n    ${appScriptsMeta}`}\n  </head>`)
   if (isStatic) out = out.replaceAll(DEFAULT_CONTACT_EMAIL, CONTACT_EMAIL_PLACEHOLDER)
   return out
 }
@@ -210,6 +245,13 @@ for (const language of LANGUAGES) {
     })
   }
 }
+const frames = []
+for (const language of LANGUAGES) {
+  for (const route of SCREEN_FRAMES) {
+    const { html, title } = await render(route, language, { frame: true })
+    frames.push({ route, language, html: framePage({ html, title: title || 'Circles', language }) })
+  }
+}
 const consentDialogs = {}
 for (const [language, dialog] of Object.entries(await renderConsentDialogs())) {
   consentDialogs[language] = { dialog, css: await dialogCss(dialog) }
@@ -228,4 +270,11 @@ for (const { route, language, isStatic, html } of pages) {
   const firstVisit = firstVisitPage(html, consentDialogs[language])
   await writeFile(path.join(dist, 'prerender', language, 'first-visit', file), firstVisit)
 }
-console.log(`prerendered ${PRERENDERED_PATHS.length} pages in ${LANGUAGES.join(', ')}`)
+// prerender/<lang>/screens/<screen>.html: the server sends them as it sends the pages above.
+for (const { route, language, html } of frames) {
+  await mkdir(path.join(dist, 'prerender', language, 'screens'), { recursive: true })
+  await writeFile(path.join(dist, 'prerender', language, 'screens', `${route.slice(1)}.html`), html)
+}
+console.log(
+  `prerendered ${PRERENDERED_PATHS.length} pages and ${SCREEN_FRAMES.length} screen frames in ${LANGUAGES.join(', ')}`,
+)

@@ -12,6 +12,7 @@
 // the app's shared code must not be (build/chunk-groups.ts).
 import { supportedLanguage, type Language } from '@circles/shared/limits'
 import { afterNextPaint } from '@/lib/after-paint'
+import { loadAppInParts } from '@/load-app'
 import { initPwaInstall } from '@/pwa/pwa-install'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before waiting for anything.
@@ -28,31 +29,7 @@ async function startConsent(): Promise<void> {
   await initConsent(pageLanguage())
 }
 
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0))
-
-/**
- * Evaluating the app's modules is the longest work on these pages. The modules that bring the big
- * libraries (each library in a chunk of its own, vite.config.ts) go first, each in a task of its own, so
- * that no single task keeps the page from answering for long. Our modules, not the libraries: importing
- * a library's namespace would keep all of it in the bundle.
- */
-const APP_PARTS = [
-  () => import('react-dom/client'),
-  () => import('@/lib/zod-config'),
-  () => import('@/lib/i18n'),
-  () => import('@/app/router'),
-  () => import('@/app/providers'),
-]
-
-async function startApp(): Promise<void> {
-  for (const load of APP_PARTS) {
-    await load()
-    await nextTask()
-  }
-  await import('@/app/main')
-}
-
 void afterNextPaint()
   // Without the consent the app still starts (and tries the consent again itself).
   .then(() => startConsent().catch(() => undefined))
-  .then(startApp)
+  .then(loadAppInParts)

@@ -55,15 +55,17 @@ function readPages(dir: string, config: RuntimeConfig): Map<string, string> {
 
 /**
  * Prerendered public pages, built by apps/web/scripts/prerender.mjs as prerender/<lang>/<page>.html
- * (`index.html` for `/`), some with a prerender/<lang>/first-visit/<page>.html variant. Loaded once at
- * start, with the runtime config already in them.
+ * (`index.html` for `/`), some with a prerender/<lang>/first-visit/<page>.html variant; and the frames
+ * of the signed-in screens, prerender/<lang>/screens/<screen>.html (docs/decisions/0065), which the app
+ * draws over. Loaded once at start, with the runtime config already in them.
  */
 function loadPrerendered(webDir: string, config: RuntimeConfig) {
   const pages = new Map<string, Partial<Record<Language, PrerenderedPage>>>()
   for (const language of LANGUAGES) {
     const dir = path.join(webDir, 'prerender', language)
     const firstVisits = readPages(path.join(dir, 'first-visit'), config)
-    for (const [route, page] of readPages(dir, config)) {
+    const screens = readPages(path.join(dir, 'screens'), config)
+    for (const [route, page] of [...readPages(dir, config), ...screens]) {
       pages.set(route, { ...pages.get(route), [language]: { page, firstVisit: firstVisits.get(route) } })
     }
   }
@@ -91,9 +93,9 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, html: string) {
 }
 
 /**
- * Serves the built SPA: hashed assets cached for a year, HTML never cached. Public pages come
- * prerendered in the visitor's language; any other page GET gets index.html so deep links load the
- * app. Unknown /api paths stay JSON.
+ * Serves the built SPA: hashed assets cached for a year, HTML never cached. Public pages, and the
+ * frames of the main signed-in screens, come prerendered in the visitor's language; any other page GET
+ * gets index.html so deep links load the app. Unknown /api paths stay JSON.
  */
 export async function registerSpa(app: FastifyInstance, webDir: string | undefined, config: RuntimeConfig) {
   const indexFile = webDir ? path.join(webDir, 'index.html') : undefined

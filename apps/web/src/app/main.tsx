@@ -3,7 +3,7 @@
 // First: configures zod before any schema is parsed.
 import '@/lib/zod-config'
 import { supportedLanguage, type Language } from '@circles/shared'
-import { startTransition, StrictMode } from 'react'
+import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
 import { firstScreenSettled } from '@/app/first-screen'
@@ -11,12 +11,14 @@ import { AppProviders, watchLogouts } from '@/app/providers'
 import { AppRoutes, prefetchRouteData } from '@/app/route-table'
 import { firstRouteReady } from '@/app/router'
 import { startShellServices } from '@/app/shell-services'
+import { stageFirstRender } from '@/components/staged'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
 import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
 import { getSession, storedLanguage } from '@/lib/session'
+import { prerenderedSignedIn } from '@/lib/use-session'
 import { startOfflineReading } from '@/pwa/offline'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
@@ -34,7 +36,11 @@ if (token && user)
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
 
-/** Public pages arrive prerendered (docs/decisions/0007); the rest start from an empty root. */
+/**
+ * Public pages arrive prerendered (docs/decisions/0007), the main signed-in screens with their frame
+ * (docs/decisions/0065): both hydrate. The rest start from an empty root.
+ */
+const frame = container.hasAttribute('data-frame')
 const prerendered = container.firstElementChild !== null
 
 /** The language the server rendered the page in (its <html lang>), for a hydration that matches. */
@@ -69,14 +75,18 @@ const FIRST_PAGE_WAIT_MS = 1000
 // Render only once the first language's strings are here, so no raw key ever flashes.
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
-    void startOfflineReading(queryClient)
+    // A frame was rendered as someone signed in, with none of its <Staged> parts: hydration sees the
+    // same, then the real session and the parts, one per task (components/staged.tsx). The stored
+    // queries first there (docs/decisions/0054), so the parts open with them.
+    if (frame) {
+      prerenderedSignedIn(true)
+      stageFirstRender()
+    }
+    const offline = startOfflineReading(queryClient)
     // The page's code and strings first, so the first render matches the prerendered markup.
-    await firstRouteReady
-    // As a transition, hydration yields to the browser every few milliseconds instead of blocking the
-    // main thread for the whole page; the prerendered page is already visible meanwhile.
-    startTransition(() => {
-      hydrateRoot(container, app)
-    })
+    await Promise.all([firstRouteReady, frame ? offline : undefined])
+    // The prerendered page is already visible meanwhile.
+    hydrateRoot(container, app)
     // The server chose by cookie and Accept-Language; should the browser's own rule say otherwise
     // (spec 000 §4), follow it now that the markup is ours.
     const preferred = pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
@@ -87,10 +97,10 @@ void initI18n(startLanguage).then(async (i18n) => {
     // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
     // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader.
     await Promise.all([startOfflineReading(queryClient), within(firstRouteReady, FIRST_PAGE_WAIT_MS)])
-    // As a transition, the first render yields to the browser every few milliseconds instead of one long
-    // task (on a slow phone the whole screen's render blocked input for a quarter of a second).
-    const root = createRoot(container)
-    startTransition(() => root.render(app))
+    // Preact renders in one task: the screen's parts render one per task instead (components/staged.tsx),
+    // so a slow phone's main thread is never blocked for the whole screen.
+    stageFirstRender()
+    createRoot(container).render(app)
   }
   // The real-time connection and the time zone report start once the first screen has painted with its data.
   await firstScreenSettled(queryClient)

@@ -237,54 +237,59 @@ export function AppHeader() {
         hidden={!menuOpen}
         className="border-t border-border bg-surface lg:hidden"
       >
-        <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 px-4 py-4 sm:px-6">
-          {isAuthenticated ? (
-            <nav aria-label={t('nav.main')}>
-              <AppNavList className="flex flex-col gap-1" linkClassName={MENU_LINK} />
-            </nav>
-          ) : null}
-          <div className={cn('flex flex-col gap-1', isAuthenticated && 'border-t border-border pt-4')}>
-            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-fg-subtle uppercase">
-              {isAuthenticated && profileName ? t('nav.signedInAs', { name: profileName }) : t('nav.account')}
-            </p>
+        {/* Its content only while open: every page's first render is the smaller for it (issue 27). */}
+        {menuOpen ? (
+          <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 px-4 py-4 sm:px-6">
             {isAuthenticated ? (
-              <NavLink to="/profile" className={({ isActive }) => cn(MENU_LINK, linkState(isActive))}>
-                {user?.avatarUrl ? (
-                  <UserAvatar
-                    name={profileName}
-                    avatarUrl={user.avatarUrl}
-                    className="size-6 border border-accent/25 bg-accent-soft text-[10px] text-accent-text"
-                  />
-                ) : (
-                  <UserRound aria-hidden="true" />
-                )}
-                {t('nav.profile')}
-              </NavLink>
+              <nav aria-label={t('nav.main')}>
+                <AppNavList className="flex flex-col gap-1" linkClassName={MENU_LINK} />
+              </nav>
             ) : null}
-            <FooterToggle variant="menu" />
-            {isAuthenticated ? (
-              <button
-                type="button"
-                onClick={handleLogout}
-                disabled={leaving}
-                className={cn(MENU_LINK, 'text-fg-muted hover:bg-surface-2 hover:text-fg')}
-              >
-                <LogOut aria-hidden="true" className="rtl:rotate-180" />
-                {t('actions.logout')}
-              </button>
-            ) : (
-              <div className="grid grid-cols-2 gap-2 pt-2">
-                <Link to="/login" className={buttonClasses({ variant: 'secondary', size: 'lg' })}>
-                  <LogIn aria-hidden="true" className="rtl:rotate-180" />
-                  {t('actions.login')}
-                </Link>
-                <Link to="/register" className={buttonClasses({ variant: 'primary', size: 'lg' })}>
-                  {t('actions.register')}
-                </Link>
-              </div>
-            )}
+            <div className={cn('flex flex-col gap-1', isAuthenticated && 'border-t border-border pt-4')}>
+              <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-fg-subtle uppercase">
+                {isAuthenticated && profileName
+                  ? t('nav.signedInAs', { name: profileName })
+                  : t('nav.account')}
+              </p>
+              {isAuthenticated ? (
+                <NavLink to="/profile" className={({ isActive }) => cn(MENU_LINK, linkState(isActive))}>
+                  {user?.avatarUrl ? (
+                    <UserAvatar
+                      name={profileName}
+                      avatarUrl={user.avatarUrl}
+                      className="size-6 border border-accent/25 bg-accent-soft text-[10px] text-accent-text"
+                    />
+                  ) : (
+                    <UserRound aria-hidden="true" />
+                  )}
+                  {t('nav.profile')}
+                </NavLink>
+              ) : null}
+              <FooterToggle variant="menu" />
+              {isAuthenticated ? (
+                <button
+                  type="button"
+                  onClick={handleLogout}
+                  disabled={leaving}
+                  className={cn(MENU_LINK, 'text-fg-muted hover:bg-surface-2 hover:text-fg')}
+                >
+                  <LogOut aria-hidden="true" className="rtl:rotate-180" />
+                  {t('actions.logout')}
+                </button>
+              ) : (
+                <div className="grid grid-cols-2 gap-2 pt-2">
+                  <Link to="/login" className={buttonClasses({ variant: 'secondary', size: 'lg' })}>
+                    <LogIn aria-hidden="true" className="rtl:rotate-180" />
+                    {t('actions.login')}
+                  </Link>
+                  <Link to="/register" className={buttonClasses({ variant: 'primary', size: 'lg' })}>
+                    {t('actions.register')}
+                  </Link>
+                </div>
+              )}
+            </div>
           </div>
-        </div>
+        ) : null}
       </div>
     </header>
   )

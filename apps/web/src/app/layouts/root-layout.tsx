@@ -6,6 +6,7 @@ import { AppFooter } from '@/components/app-footer'
 import { AppHeader } from '@/components/app-header'
 import { InstallBanner } from '@/components/install-banner'
 import { PageLoader } from '@/components/page-loader'
+import { Staged } from '@/components/staged'
 import { StagingBanner } from '@/components/staging-banner'
 import { ScanHost } from '@/features/scan/components/scan-host'
 import { trackPageView } from '@/lib/analytics'
@@ -66,7 +67,11 @@ export function RootLayout() {
             <Outlet />
           </Suspense>
         </div>
-        {chrome.footer ? <AppFooter /> : null}
+        {chrome.footer ? (
+          <Staged>
+            <AppFooter />
+          </Staged>
+        ) : null}
       </div>
       {/* The Scan buttons' dialog (issue 27); its code loads when first asked for. */}
       <ScanHost />

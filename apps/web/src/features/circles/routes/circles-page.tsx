@@ -1,6 +1,7 @@
 import { Plus } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Staged } from '@/components/staged'
 import { buttonClasses } from '@/components/ui/button'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useCircles } from '../api/get-circles'
@@ -33,21 +34,23 @@ export function CirclesPage() {
         </Link>
       </div>
 
-      {circles.isPending ? (
-        <CirclesSkeleton />
-      ) : circles.isError ? (
-        <ErrorState onRetry={reloadPage} retryLabel={t('states.reload')} error={circles.error} />
-      ) : hasCircles ? (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {circles.data.map((entry) => (
-            <li key={entry.id}>
-              <CircleCard entry={entry} />
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <CirclesEmptyState />
-      )}
+      <Staged>
+        {circles.isPending ? (
+          <CirclesSkeleton />
+        ) : circles.isError ? (
+          <ErrorState onRetry={reloadPage} retryLabel={t('states.reload')} error={circles.error} />
+        ) : hasCircles ? (
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {circles.data.map((entry) => (
+              <li key={entry.id}>
+                <CircleCard entry={entry} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <CirclesEmptyState />
+        )}
+      </Staged>
     </PageContainer>
   )
 }

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
+import { Staged } from '@/components/staged'
 import { Button } from '@/components/ui/button'
 import { invitationEmail, pendingInvitationToken } from '@/lib/session'
 import { failureKey, translateServerError } from '@/lib/server-errors'
@@ -99,15 +100,23 @@ function Dashboard() {
 
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <div className="flex flex-col gap-6 lg:col-span-2">
-            {circles.data?.length === 0 ? <FirstRunCard /> : null}
-            <InboxCard query={inbox} />
-            <LendingCard />
-            <ActivityCard query={activities} />
+            <Staged>
+              {circles.data?.length === 0 ? <FirstRunCard /> : null}
+              <InboxCard query={inbox} />
+            </Staged>
+            <Staged>
+              <LendingCard />
+            </Staged>
+            <Staged>
+              <ActivityCard query={activities} />
+            </Staged>
           </div>
           <aside className="flex flex-col gap-6" aria-label={t('stats.title')}>
-            <StatsCard stats={stats.data} />
-            <CirclesCard circles={circles.data} />
-            <QuickActions />
+            <Staged>
+              <StatsCard stats={stats.data} />
+              <CirclesCard circles={circles.data} />
+              <QuickActions />
+            </Staged>
           </aside>
         </div>
       </div>

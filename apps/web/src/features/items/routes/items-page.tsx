@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Staged } from '@/components/staged'
 import { ScanButton } from '@/components/scan-button'
 import { buttonClasses } from '@/components/ui/button'
 import { getSession } from '@/lib/session'
@@ -47,41 +48,43 @@ export function ItemsPage() {
         me={getSession().user?.id}
         total={items.isPlaceholderData ? undefined : first?.total}
       />
-      {items.isPending ? (
-        <ul
-          aria-busy="true"
-          aria-label={t('mine.loading')}
-          className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
-        >
-          {[0, 1, 2].map((n) => (
-            <li key={n} className="h-72 animate-pulse rounded-lg border border-border bg-surface-2" />
-          ))}
-        </ul>
-      ) : items.isError ? (
-        <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
-          {t('circleItems.loadFailed')}
-        </p>
-      ) : (
-        <ItemSearchResults
-          items={found}
-          total={first?.total ?? 0}
-          filtered={isFiltered(search)}
-          onClear={() => setSearch(cleared(search))}
-          hasMore={items.hasNextPage}
-          loadingMore={items.isFetchingNextPage}
-          onMore={() => void items.fetchNextPage()}
-          empty={
-            <EmptyItems title={t('mine.emptyTitle')} body={t('mine.emptyBody')}>
-              <Link to="/circles" className={buttonClasses()}>
-                {t('mine.toCircles')}
-              </Link>
-              <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
-                {t('mine.toDashboard')}
-              </Link>
-            </EmptyItems>
-          }
-        />
-      )}
+      <Staged>
+        {items.isPending ? (
+          <ul
+            aria-busy="true"
+            aria-label={t('mine.loading')}
+            className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+          >
+            {[0, 1, 2].map((n) => (
+              <li key={n} className="h-72 animate-pulse rounded-lg border border-border bg-surface-2" />
+            ))}
+          </ul>
+        ) : items.isError ? (
+          <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-4 text-danger">
+            {t('circleItems.loadFailed')}
+          </p>
+        ) : (
+          <ItemSearchResults
+            items={found}
+            total={first?.total ?? 0}
+            filtered={isFiltered(search)}
+            onClear={() => setSearch(cleared(search))}
+            hasMore={items.hasNextPage}
+            loadingMore={items.isFetchingNextPage}
+            onMore={() => void items.fetchNextPage()}
+            empty={
+              <EmptyItems title={t('mine.emptyTitle')} body={t('mine.emptyBody')}>
+                <Link to="/circles" className={buttonClasses()}>
+                  {t('mine.toCircles')}
+                </Link>
+                <Link to="/dashboard" className={buttonClasses({ variant: 'secondary' })}>
+                  {t('mine.toDashboard')}
+                </Link>
+              </EmptyItems>
+            }
+          />
+        )}
+      </Staged>
     </main>
   )
 }

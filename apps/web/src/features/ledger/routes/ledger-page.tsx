@@ -1,5 +1,6 @@
 import type { TBlock, TVerificationResult } from '@circles/shared'
 import { Download, ShieldCheck } from 'lucide-react'
+import { Staged } from '@/components/staged'
 import { useGuardedMutation } from '@/lib/use-guarded-mutation'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -161,94 +162,100 @@ export function LedgerPage() {
         {wider}
       </div>
 
-      <VerificationStatus checks={checks} />
-      {circleId && !itemId ? <CircleFingerprint check={checks.find((c) => c.circleId === circleId)} /> : null}
-      {blocks.isPending ? (
-        <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
-          <Spinner size="lg" label={t('loading')} />
-        </div>
-      ) : blocks.isError ? (
-        <Alert tone="error" title={t('loadFailed')}>
-          {blocks.error.message ? translateServerError(blocks.error.message) : null}
-        </Alert>
-      ) : all.length === 0 ? (
-        <section className="flex flex-col items-start gap-3 rounded-lg border border-dashed border-border p-8">
-          <h2 className="text-lg font-semibold">{t('empty')}</h2>
-          <p className="text-fg-muted">{t('emptyBody')}</p>
-          <Link to="/items" className={buttonClasses({ variant: 'secondary' })}>
-            {t('toItems')}
-          </Link>
-        </section>
-      ) : (
-        <>
-          <div className="flex flex-col gap-4 rounded-lg border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-end">
-            {circleId || itemId ? null : (
-              <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-                {t('filter.circle')}
-                <Select value={circleFilter} onChange={(event) => setCircleFilter(event.target.value)}>
-                  <option value="">{t('filter.allCircles')}</option>
-                  {circles.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </Select>
-              </label>
-            )}
-            {itemId ? null : (
-              <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-                {t('filter.item')}
-                <Select value={itemFilter} onChange={(event) => setItemFilter(event.target.value)}>
-                  <option value="">{t('filter.allItems')}</option>
-                  {items
-                    .filter(
-                      (i) =>
-                        !circleFilter ||
-                        all.some((b) => b.content.item.id === i.id && b.content.circle.id === circleFilter),
-                    )
-                    .map((i) => (
-                      <option key={i.id} value={i.id}>
-                        {i.name}
+      <Staged>
+        <VerificationStatus checks={checks} />
+        {circleId && !itemId ? (
+          <CircleFingerprint check={checks.find((c) => c.circleId === circleId)} />
+        ) : null}
+        {blocks.isPending ? (
+          <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
+            <Spinner size="lg" label={t('loading')} />
+          </div>
+        ) : blocks.isError ? (
+          <Alert tone="error" title={t('loadFailed')}>
+            {blocks.error.message ? translateServerError(blocks.error.message) : null}
+          </Alert>
+        ) : all.length === 0 ? (
+          <section className="flex flex-col items-start gap-3 rounded-lg border border-dashed border-border p-8">
+            <h2 className="text-lg font-semibold">{t('empty')}</h2>
+            <p className="text-fg-muted">{t('emptyBody')}</p>
+            <Link to="/items" className={buttonClasses({ variant: 'secondary' })}>
+              {t('toItems')}
+            </Link>
+          </section>
+        ) : (
+          <>
+            <div className="flex flex-col gap-4 rounded-lg border border-border bg-surface p-4 shadow-sm sm:flex-row sm:items-end">
+              {circleId || itemId ? null : (
+                <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
+                  {t('filter.circle')}
+                  <Select value={circleFilter} onChange={(event) => setCircleFilter(event.target.value)}>
+                    <option value="">{t('filter.allCircles')}</option>
+                    {circles.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.name}
                       </option>
                     ))}
-                </Select>
-              </label>
-            )}
-            {itemId ? <div className="flex-1" /> : null}
-            <Button
-              icon={<ShieldCheck aria-hidden="true" />}
-              needsServer
-              disabled={!toVerify || verify.isPending}
-              onClick={() => verify.mutate(toVerify)}
-            >
-              {t('verify.button')}
-            </Button>
-            <Button
-              variant="secondary"
-              icon={<Download aria-hidden="true" />}
-              needsServer
-              disabled={!toVerify || exported.isPending}
-              onClick={() => exported.mutate(toVerify)}
-            >
-              {t('exportButton')}
-            </Button>
-          </div>
-          {exported.isError ? <Alert tone="error">{t('exportFailed')}</Alert> : null}
-          {!toVerify ? <p className="text-sm text-fg-muted">{t('verify.chooseCircle')}</p> : null}
-          {verify.isError ? <Alert tone="error">{translateServerError(verify.error.message)}</Alert> : null}
-          {verify.data ? (
-            <VerificationResult
-              result={verify.data}
-              deviceAlarm={checks.some((c) => c.circleId === verify.variables && c.result?.state === 'alarm')}
-            />
-          ) : null}
-          <ul className="flex flex-col gap-3">
-            {shown.map((block) => (
-              <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
-            ))}
-          </ul>
-        </>
-      )}
+                  </Select>
+                </label>
+              )}
+              {itemId ? null : (
+                <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
+                  {t('filter.item')}
+                  <Select value={itemFilter} onChange={(event) => setItemFilter(event.target.value)}>
+                    <option value="">{t('filter.allItems')}</option>
+                    {items
+                      .filter(
+                        (i) =>
+                          !circleFilter ||
+                          all.some((b) => b.content.item.id === i.id && b.content.circle.id === circleFilter),
+                      )
+                      .map((i) => (
+                        <option key={i.id} value={i.id}>
+                          {i.name}
+                        </option>
+                      ))}
+                  </Select>
+                </label>
+              )}
+              {itemId ? <div className="flex-1" /> : null}
+              <Button
+                icon={<ShieldCheck aria-hidden="true" />}
+                needsServer
+                disabled={!toVerify || verify.isPending}
+                onClick={() => verify.mutate(toVerify)}
+              >
+                {t('verify.button')}
+              </Button>
+              <Button
+                variant="secondary"
+                icon={<Download aria-hidden="true" />}
+                needsServer
+                disabled={!toVerify || exported.isPending}
+                onClick={() => exported.mutate(toVerify)}
+              >
+                {t('exportButton')}
+              </Button>
+            </div>
+            {exported.isError ? <Alert tone="error">{t('exportFailed')}</Alert> : null}
+            {!toVerify ? <p className="text-sm text-fg-muted">{t('verify.chooseCircle')}</p> : null}
+            {verify.isError ? <Alert tone="error">{translateServerError(verify.error.message)}</Alert> : null}
+            {verify.data ? (
+              <VerificationResult
+                result={verify.data}
+                deviceAlarm={checks.some(
+                  (c) => c.circleId === verify.variables && c.result?.state === 'alarm',
+                )}
+              />
+            ) : null}
+            <ul className="flex flex-col gap-3">
+              {shown.map((block) => (
+                <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
+              ))}
+            </ul>
+          </>
+        )}
+      </Staged>
     </main>
   )
 }

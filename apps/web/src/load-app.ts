@@ -1,0 +1,34 @@
+/**
+ * How the pages that arrive as HTML (the prerendered public pages, the signed-in screens' frames) load
+ * the app after their first paint (hydrated-page-entry.ts, screen-frame-entry.ts).
+ *
+ * The page lists the scripts index.html would have loaded up front (apps/web/scripts/prerender.mjs, a
+ * meta tag): the app's entry first, then its chunks, each before the chunks that import it. All are
+ * fetched at once; then each is evaluated in a task of its own, the entry (which starts app/main.tsx)
+ * last. Evaluating the app's modules is the longest work on these pages, and one chunk per task keeps
+ * any single task from holding the page for long (each library has a chunk of its own, vite.config.ts).
+ */
+export async function loadAppInParts(): Promise<void> {
+  const [entry, ...chunks] = appScripts()
+  if (!entry) return
+  for (const href of [entry, ...chunks]) preload(href)
+  for (const href of [...chunks, entry]) {
+    await import(/* @vite-ignore */ href)
+    await nextTask()
+  }
+}
+
+function appScripts(): string[] {
+  const content = document.querySelector<HTMLMetaElement>('meta[name="circles-app-scripts"]')?.content
+  return content?.split(' ').filter(Boolean) ?? []
+}
+
+function preload(href: string): void {
+  const link = document.createElement('link')
+  link.rel = 'modulepreload'
+  link.crossOrigin = ''
+  link.href = href
+  document.head.append(link)
+}
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0))
