@@ -26,7 +26,7 @@ async function watchLayoutShifts(page: Page) {
     )
 }
 
-test('the dashboard paints its frame before any script, then hydrates it with the person and their cards', async ({
+test('the dashboard paints its frame before any script, then draws the person and their cards over it', async ({
   page,
   request,
   axe,
@@ -88,4 +88,19 @@ test('a visitor who opens a framed screen is sent to sign in', async ({ page }) 
   await page.goto('/items')
   await expect(page).toHaveURL(/\/login\?returnUrl=%2Fitems$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Log in to Circles' })).toBeVisible()
+})
+
+test('the app draws over a frame what the address asks for: the tab and the search it names', async ({
+  page,
+  request,
+}) => {
+  const greta = await createSignedInUser(request, 'frame-query', 'Greta Query')
+  await signInAs(page, greta)
+  await page.goto('/loans?tab=lent')
+  await expect(page.getByRole('tab', { name: 'Lent' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByRole('tab', { name: 'Borrowed' })).toHaveAttribute('aria-selected', 'false')
+  await page.goto('/items?q=drill')
+  await expect(
+    page.getByRole('searchbox', { name: 'Search items' }).or(page.getByLabel('Search items')),
+  ).toHaveValue('drill')
 })

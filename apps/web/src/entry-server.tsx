@@ -14,7 +14,7 @@ import { prerenderFrame } from '@/components/staged'
 import { i18n, initI18n } from '@/lib/i18n'
 import { queryClient } from '@/lib/query-client'
 import { serverTitle } from '@/lib/use-document-title'
-import { prerenderedSignedIn } from '@/lib/use-session'
+import { prerenderSignedIn } from '@/lib/use-session'
 
 export { renderConsentDialog } from '@/lib/consent-prerender'
 
@@ -49,7 +49,7 @@ export async function render(
   language: Language,
   { frame = false }: { frame?: boolean } = {},
 ): Promise<{ html: string; title: string }> {
-  prerenderedSignedIn(frame)
+  prerenderSignedIn(frame)
   prerenderFrame(frame)
   await initI18n(language)
   await i18n.changeLanguage(language)

@@ -3,6 +3,7 @@
 // First: configures zod before any schema is parsed.
 import '@/lib/zod-config'
 import { supportedLanguage, type Language } from '@circles/shared'
+import { type VNode, render as renderOver } from 'preact'
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
@@ -18,7 +19,6 @@ import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
 import { getSession, storedLanguage } from '@/lib/session'
-import { prerenderedSignedIn } from '@/lib/use-session'
 import { startOfflineReading } from '@/pwa/offline'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
@@ -37,11 +37,13 @@ const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
 
 /**
- * Public pages arrive prerendered (docs/decisions/0007), the main signed-in screens with their frame
- * (docs/decisions/0065): both hydrate. The rest start from an empty root.
+ * Public pages arrive prerendered (docs/decisions/0007) and hydrate. The main signed-in screens arrive
+ * with their frame (docs/decisions/0065), which the first render draws over: not a hydration, since the
+ * frame was rendered without the session, the query string and the stored settings, and a hydration
+ * keeps the attributes it finds. The rest start from an empty root.
  */
 const frame = container.hasAttribute('data-frame')
-const prerendered = container.firstElementChild !== null
+const prerendered = !frame && container.firstElementChild !== null
 
 /** The language the server rendered the page in (its <html lang>), for a hydration that matches. */
 function renderedLanguage(): Language | undefined {
@@ -75,16 +77,9 @@ const FIRST_PAGE_WAIT_MS = 1000
 // Render only once the first language's strings are here, so no raw key ever flashes.
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
-    // A frame was rendered as someone signed in, with none of its <Staged> parts: hydration sees the
-    // same, then the real session and the parts, one per task (components/staged.tsx). The stored
-    // queries first there (docs/decisions/0054), so the parts open with them.
-    if (frame) {
-      prerenderedSignedIn(true)
-      stageFirstRender()
-    }
-    const offline = startOfflineReading(queryClient)
+    void startOfflineReading(queryClient)
     // The page's code and strings first, so the first render matches the prerendered markup.
-    await Promise.all([firstRouteReady, frame ? offline : undefined])
+    await firstRouteReady
     // The prerendered page is already visible meanwhile.
     hydrateRoot(container, app)
     // The server chose by cookie and Accept-Language; should the browser's own rule say otherwise
@@ -95,12 +90,19 @@ void initI18n(startLanguage).then(async (i18n) => {
     // Signed in: the stored queries first, so the pages open with them, offline too (docs/decisions/0054);
     // and the first page's code, loading since startup: rendered with it, the page paints at once.
     // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
-    // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader.
-    await Promise.all([startOfflineReading(queryClient), within(firstRouteReady, FIRST_PAGE_WAIT_MS)])
+    // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader;
+    // a frame stays until the page's code is here (the loader would take its place).
+    await Promise.all([
+      startOfflineReading(queryClient),
+      frame ? firstRouteReady : within(firstRouteReady, FIRST_PAGE_WAIT_MS),
+    ])
     // Preact renders in one task: the screen's parts render one per task instead (components/staged.tsx),
     // so a slow phone's main thread is never blocked for the whole screen.
     stageFirstRender()
-    createRoot(container).render(app)
+    // Over a frame, Preact's own render: it keeps the frame's elements and changes what differs (react-dom's
+    // createRoot, as compat's, empties the container first, and the frame would be drawn anew).
+    if (frame) renderOver(app as unknown as VNode, container)
+    else createRoot(container).render(app)
   }
   // The real-time connection and the time zone report start once the first screen has painted with its data.
   await firstScreenSettled(queryClient)

@@ -13,8 +13,8 @@ import { type ReactNode, useLayoutEffect, useState } from 'react'
  */
 export function Staged({ children }: { children: ReactNode }) {
   const [turn] = useState(takeTurn)
-  // Waiting for a turn (a first render, or the hydration of a frame): nothing until it comes, as the
-  // frame was rendered. Attached as the page commits, before the first turn can come.
+  // Waiting for a turn (a first render, over a frame or not): nothing until it comes, as a frame was
+  // rendered. Attached as the page commits, before the first turn can come.
   const [shown, setShown] = useState(() => (turn ? false : !frame))
   useLayoutEffect(() => turn?.attach(() => setShown(true)), [turn])
   return shown ? children : null
@@ -48,7 +48,7 @@ let waiting: Turn[] | undefined
 let pumping = false
 /**
  * Rendering a signed-in screen's frame (entry-server.tsx): what shows before the first part, which is
- * what the frame's hydration (app/main.tsx, staging) renders too; the parts come after it.
+ * what the first render over it (app/main.tsx, staging) shows too; the parts come after it.
  */
 let frame = false
 

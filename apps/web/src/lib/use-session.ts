@@ -7,19 +7,16 @@ const SOMEONE: Session = Object.freeze({ token: '', user: null })
 let prerendered = SIGNED_OUT
 const prerenderedSession = () => prerendered
 
-/**
- * Whether the page was prerendered as someone signed in (a signed-in screen's frame): set when the
- * frame is rendered at build time (entry-server.tsx) and before it hydrates (app/main.tsx).
- */
-export function prerenderedSignedIn(signedIn: boolean): void {
+/** Build time only: a signed-in screen's frame is prerendered as someone signed in (entry-server.tsx). */
+export function prerenderSignedIn(signedIn: boolean): void {
   prerendered = signedIn ? SOMEONE : SIGNED_OUT
 }
 
 /**
  * The current session; re-renders on login, logout and changes from other tabs. Prerendering and
- * hydration see a visitor (prerendered pages are the same for everyone; a frame sees someone signed
- * in), and a signed-in browser switches right after hydrating; a page rendered from scratch sees the
- * real session at once.
+ * hydration see a visitor (prerendered pages are the same for everyone), and a signed-in browser
+ * switches right after hydrating; a page rendered from scratch (or over a signed-in screen's frame)
+ * sees the real session at once.
  */
 export function useSession(): Session & { isAuthenticated: boolean } {
   const session = useSyncExternalStore(subscribeSession, getSession, prerenderedSession)
