@@ -34,8 +34,8 @@ const APP_SHELL = 'app-shell'
  */
 const pwa = VitePWA({
   registerType: 'autoUpdate',
-  // A small external /registerSW.js (CSP: script-src 'self', no inline script); it registers on load.
-  injectRegister: 'script-defer',
+  // Registered by the app once its first screen has settled, not on load (src/pwa/register.ts).
+  injectRegister: false,
   includeAssets: ['icons/apple-touch-icon.png'],
   manifest: {
     id: '/',
@@ -69,13 +69,7 @@ const pwa = VitePWA({
     globPatterns: ['**/*.{js,css,svg,woff2}'],
     // index.html as the server sends it (with the runtime config), revisioned by the built file's hash.
     templatedURLs: { [APP_SHELL]: ['index.html'] },
-    globIgnores: [
-      '**/inter-{cyrillic,greek,vietnamese}*',
-      'prerender/**',
-      '.vite/**',
-      'registerSW.js',
-      'sw.js',
-    ],
+    globIgnores: ['**/inter-{cyrillic,greek,vietnamese}*', 'prerender/**', '.vite/**', 'sw.js'],
   },
 })
 

@@ -7,6 +7,7 @@ import { enhanceLanding } from '@/features/landing/enhance'
 import { landingRedirect } from '@/features/landing/landing-redirect'
 import { getSession } from '@/lib/session'
 import { startStaticPageShell } from '@/lib/static-page-shell'
+import { registerServiceWorker } from '@/pwa/register'
 
 // Spec 000 §2: a signed-in visitor of the landing page goes straight to the dashboard.
 const redirect = landingRedirect(location.pathname, getSession())
@@ -15,4 +16,7 @@ if (redirect) {
 } else {
   enhanceLanding()
   void startStaticPageShell()
+  // These pages load no app: the worker may register on load, as it always did here.
+  if (document.readyState === 'complete') registerServiceWorker()
+  else window.addEventListener('load', registerServiceWorker, { once: true })
 }

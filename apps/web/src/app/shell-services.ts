@@ -5,6 +5,7 @@ import { followConsentLanguage, startConsent } from '@/lib/consent-start'
 import { queryClient } from '@/lib/query-client'
 import { getSession, subscribeSession } from '@/lib/session'
 import { watchSessionExpiry } from '@/lib/session-expiry'
+import { registerServiceWorker } from '@/pwa/register'
 
 function toLanguage(language: string | undefined): Language {
   return supportedLanguage(language) ?? 'en'
@@ -26,13 +27,14 @@ function startRealtimeWhenSignedIn(): void {
 }
 
 /**
- * What runs beside React once per page load: the session's expiry timer, the real-time connection
- * (lib/realtime), and the cookie consent, whose code and texts load after the first paint, and only when
+ * What runs beside React once per page load: the service worker's registration, the session's expiry
+ * timer, the real-time connection (lib/realtime), and the cookie consent, whose code and texts load after the first paint, and only when
  * the visitor has not chosen yet (lib/consent-start.ts; the landing page starts the same modules on its own).
  */
 export function startShellServices(i18n: I18n): void {
   if (started) return
   started = true
+  registerServiceWorker()
   watchSessionExpiry()
   startRealtimeWhenSignedIn()
   void import('@/lib/report-time-zone').then(({ reportTimeZone }) => reportTimeZone())

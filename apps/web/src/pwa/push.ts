@@ -42,7 +42,7 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 async function registration(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return null
-  // The worker registers on load (registerSW.js); wait for it, but not forever.
+  // The worker registers once the first screen has settled (register.ts); wait for it, but not forever.
   return (await within(navigator.serviceWorker.ready, 10_000)) ?? null
 }
 
