@@ -13,8 +13,8 @@ import { type ReactNode, useLayoutEffect, useState } from 'react'
  */
 export function Staged({ children }: { children: ReactNode }) {
   const [turn] = useState(takeTurn)
-  // Waiting for a turn (a first render, over a frame or not): nothing until it comes, as a frame was
-  // rendered. Attached as the page commits, before the first turn can come.
+  // Nothing while waiting for its turn, or in a frame. Attached as the page commits, so before the
+  // first turn can come.
   const [shown, setShown] = useState(() => (turn ? false : !frame))
   useLayoutEffect(() => turn?.attach(() => setShown(true)), [turn])
   return shown ? children : null

@@ -59,4 +59,22 @@ describe('the circle fingerprint on a circle’s ledger page', () => {
     ).toBeTruthy()
     expect(screen.getByText(/Dieses Gerät konnte ihn nicht gegenzeichnen: .*10/)).toBeTruthy()
   })
+
+  it('holds its place while the check runs, and says so', async () => {
+    await render({ ...check(), status: 'pending', result: undefined })
+    const box = await screen.findByTestId('circle-fingerprint')
+    expect(box.getAttribute('aria-busy')).toBe('true')
+    expect(screen.getByText('This device is checking the ledger; the code follows.')).toBeTruthy()
+    expect(screen.queryByTestId('circle-fingerprint-code')).toBeNull()
+  })
+
+  it('says there is no code yet when the check could not run', async () => {
+    await render({ ...check(), status: 'error', error: new Error('offline'), result: undefined }, 'de')
+    expect(
+      await screen.findByText(
+        'Noch kein Code: Dieses Gerät hat das Protokoll dieses Kreises noch nicht geprüft.',
+      ),
+    ).toBeTruthy()
+    expect(screen.getByTestId('circle-fingerprint').getAttribute('aria-busy')).toBe('false')
+  })
 })
