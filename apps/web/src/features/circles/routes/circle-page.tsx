@@ -1,6 +1,7 @@
 import type { TCircleDetail } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
 import { useParams } from 'react-router'
+import { Staged } from '@/components/staged'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/use-session'
 import { isCircleId, useCircle } from '../api/get-circle'
@@ -25,13 +26,20 @@ function CircleDetail({ circle, viewerId }: { circle: TCircleDetail; viewerId: s
       <BackLink to="/circles">{t('detail.back')}</BackLink>
       <CircleOverview circle={circle} role={viewerIsAdmin ? 'ADMIN' : 'MEMBER'} />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        {/* Issue 27: the cards come a part per task (components/staged.tsx), in the order they appear. */}
         <div className="flex min-w-0 flex-col gap-6">
-          <ItemsCard circle={circle} />
-          <MembersCard circle={circle} viewerId={viewerId} />
+          <Staged>
+            <ItemsCard circle={circle} />
+          </Staged>
+          <Staged>
+            <MembersCard circle={circle} viewerId={viewerId} />
+          </Staged>
         </div>
         <div className="flex min-w-0 flex-col gap-6">
-          {viewerIsAdmin ? <CircleInvitations circleId={circle.id} /> : null}
-          <MembershipCard circle={circle} viewerIsAdmin={viewerIsAdmin} />
+          <Staged>
+            {viewerIsAdmin ? <CircleInvitations circleId={circle.id} /> : null}
+            <MembershipCard circle={circle} viewerIsAdmin={viewerIsAdmin} />
+          </Staged>
         </div>
       </div>
     </>

@@ -4,6 +4,7 @@ import { ArrowLeft, Link2, Lock, Pencil, Printer, Send, Trash2 } from 'lucide-re
 import { type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
+import { Staged } from '@/components/staged'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClasses } from '@/components/ui/button'
@@ -82,7 +83,10 @@ export function ItemPage() {
     <ItemPageFrame>
       {/* 'Print label' (issue 27): on paper only this item's label, at the size of an A4 3x8 label. */}
       <div data-testid="print-label" className="hidden print:block" style={{ width: '70mm', height: '37mm' }}>
-        <ItemLabel item={data} height="37mm" />
+        {/* Not on screen: its QR code is drawn after the first render, in a task of its own. */}
+        <Staged>
+          <ItemLabel item={data} height="37mm" />
+        </Staged>
       </div>
       <div className="contents print:hidden">
         <Link
@@ -174,105 +178,108 @@ export function ItemPage() {
           </div>
 
           <aside className="flex flex-col gap-4">
-            <section
-              aria-labelledby="item-details"
-              className="rounded-lg border border-border bg-surface p-5 shadow-sm"
-            >
-              <h2 id="item-details" className="mb-3 font-semibold tracking-tight">
-                {t('detail.details')}
-              </h2>
-              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-                {data.lending?.loan ? (
-                  <>
-                    {/* On loan: the owner keeps it (docs/decisions/0047), the borrower has it. */}
-                    <dt className="text-fg-muted">{t('detail.lender')}</dt>
-                    <dd className="font-medium">{personName(data.owner.name)}</dd>
-                    <dt className="text-fg-muted">{t('detail.borrower')}</dt>
-                    <dd className="font-medium">{personName(data.lending.loan.borrower.name)}</dd>
-                  </>
-                ) : (
-                  <>
-                    <dt className="text-fg-muted">{t('detail.owner')}</dt>
-                    <dd className="font-medium">{personName(data.owner.name)}</dd>
-                  </>
-                )}
-                <dt className="text-fg-muted">{t('detail.circle')}</dt>
-                <dd className="font-medium">{data.circle.name}</dd>
-                <dt className="text-fg-muted">{t('detail.ownership')}</dt>
-                <dd>
-                  <span className="font-medium">
-                    {t(data.ownership === 'COMPLETE' ? 'detail.complete' : 'detail.partial')}
-                  </span>
-                  {/* What the word means, in the text itself: read with the value, no hover needed. */}
-                  <span className="block text-xs text-fg-muted">
-                    {t(`detail.ownershipHelp.${data.ownership}`)}
-                  </span>
-                </dd>
-                <dt className="text-fg-muted">{t('detail.code')}</dt>
-                <dd className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                  <span className="font-mono font-medium tracking-wider">{data.code}</span>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    icon={<Printer aria-hidden="true" />}
-                    onClick={() => window.print()}
-                  >
-                    {t('detail.printLabel')}
-                  </Button>
-                </dd>
-                <dt className="text-fg-muted">{t('detail.created')}</dt>
-                <dd>
-                  <time dateTime={data.createdAt}>{formatItemDate(data.createdAt, language)}</time>
-                </dd>
-                <dt className="text-fg-muted">{t('detail.updated')}</dt>
-                <dd>
-                  <time dateTime={data.updatedAt}>{formatItemDate(data.updatedAt, language)}</time>
-                </dd>
-              </dl>
-            </section>
-
-            {/* The ledger is the circle's, read by its members: not by a holder who left (docs/decisions/0025). */}
-            {!data.ownerLeftCircle ? (
+            {/* Issue 27: beside (or below) the item, after it, a part of its own (components/staged.tsx). */}
+            <Staged>
               <section
-                aria-labelledby="item-chain"
-                className="flex flex-col gap-2 rounded-lg border border-border bg-surface p-5 shadow-sm"
+                aria-labelledby="item-details"
+                className="rounded-lg border border-border bg-surface p-5 shadow-sm"
               >
-                <h2 id="item-chain" className="font-semibold tracking-tight">
-                  {t('detail.chainTitle')}
+                <h2 id="item-details" className="mb-3 font-semibold tracking-tight">
+                  {t('detail.details')}
                 </h2>
-                <p className="text-sm text-fg-muted">{t('detail.chainBody')}</p>
-                <Link
-                  to={`/blockchain/item/${data.id}`}
-                  className="inline-flex items-center gap-1.5 self-start text-sm font-medium text-accent-text underline"
+                <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+                  {data.lending?.loan ? (
+                    <>
+                      {/* On loan: the owner keeps it (docs/decisions/0047), the borrower has it. */}
+                      <dt className="text-fg-muted">{t('detail.lender')}</dt>
+                      <dd className="font-medium">{personName(data.owner.name)}</dd>
+                      <dt className="text-fg-muted">{t('detail.borrower')}</dt>
+                      <dd className="font-medium">{personName(data.lending.loan.borrower.name)}</dd>
+                    </>
+                  ) : (
+                    <>
+                      <dt className="text-fg-muted">{t('detail.owner')}</dt>
+                      <dd className="font-medium">{personName(data.owner.name)}</dd>
+                    </>
+                  )}
+                  <dt className="text-fg-muted">{t('detail.circle')}</dt>
+                  <dd className="font-medium">{data.circle.name}</dd>
+                  <dt className="text-fg-muted">{t('detail.ownership')}</dt>
+                  <dd>
+                    <span className="font-medium">
+                      {t(data.ownership === 'COMPLETE' ? 'detail.complete' : 'detail.partial')}
+                    </span>
+                    {/* What the word means, in the text itself: read with the value, no hover needed. */}
+                    <span className="block text-xs text-fg-muted">
+                      {t(`detail.ownershipHelp.${data.ownership}`)}
+                    </span>
+                  </dd>
+                  <dt className="text-fg-muted">{t('detail.code')}</dt>
+                  <dd className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                    <span className="font-mono font-medium tracking-wider">{data.code}</span>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      icon={<Printer aria-hidden="true" />}
+                      onClick={() => window.print()}
+                    >
+                      {t('detail.printLabel')}
+                    </Button>
+                  </dd>
+                  <dt className="text-fg-muted">{t('detail.created')}</dt>
+                  <dd>
+                    <time dateTime={data.createdAt}>{formatItemDate(data.createdAt, language)}</time>
+                  </dd>
+                  <dt className="text-fg-muted">{t('detail.updated')}</dt>
+                  <dd>
+                    <time dateTime={data.updatedAt}>{formatItemDate(data.updatedAt, language)}</time>
+                  </dd>
+                </dl>
+              </section>
+
+              {/* The ledger is the circle's, read by its members: not by a holder who left (docs/decisions/0025). */}
+              {!data.ownerLeftCircle ? (
+                <section
+                  aria-labelledby="item-chain"
+                  className="flex flex-col gap-2 rounded-lg border border-border bg-surface p-5 shadow-sm"
                 >
-                  <Link2 aria-hidden="true" className="size-4" />
-                  {t('detail.chainLink')}
-                </Link>
-              </section>
-            ) : null}
+                  <h2 id="item-chain" className="font-semibold tracking-tight">
+                    {t('detail.chainTitle')}
+                  </h2>
+                  <p className="text-sm text-fg-muted">{t('detail.chainBody')}</p>
+                  <Link
+                    to={`/blockchain/item/${data.id}`}
+                    className="inline-flex items-center gap-1.5 self-start text-sm font-medium text-accent-text underline"
+                  >
+                    <Link2 aria-hidden="true" className="size-4" />
+                    {t('detail.chainLink')}
+                  </Link>
+                </section>
+              ) : null}
 
-            {!data.ownerLeftCircle ? <LendingSection item={data} viewerId={me} /> : null}
+              {!data.ownerLeftCircle ? <LendingSection item={data} viewerId={me} /> : null}
 
-            {!data.ownerLeftCircle ? (
-              <section
-                aria-labelledby="item-actions"
-                className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-5 shadow-sm"
-              >
-                <h2 id="item-actions" className="font-semibold tracking-tight">
-                  {t('detail.actions')}
-                </h2>
-                <ItemActionsList
-                  item={data}
-                  actions={actions}
-                  canDelete={canDelete}
-                  onDelete={() => setConfirming(true)}
-                />
-              </section>
-            ) : null}
+              {!data.ownerLeftCircle ? (
+                <section
+                  aria-labelledby="item-actions"
+                  className="flex flex-col gap-3 rounded-lg border border-border bg-surface p-5 shadow-sm"
+                >
+                  <h2 id="item-actions" className="font-semibold tracking-tight">
+                    {t('detail.actions')}
+                  </h2>
+                  <ItemActionsList
+                    item={data}
+                    actions={actions}
+                    canDelete={canDelete}
+                    onDelete={() => setConfirming(true)}
+                  />
+                </section>
+              ) : null}
+            </Staged>
           </aside>
         </div>
         {/* Issue 28: photos and notes of each handover, newest first, with the block that commits to them. */}
-        {!data.ownerLeftCircle ? <ConditionTimeline handovers={handovers} /> : null}
+        <Staged>{!data.ownerLeftCircle ? <ConditionTimeline handovers={handovers} /> : null}</Staged>
       </div>
       <DeleteItemDialog
         itemId={data.id}
