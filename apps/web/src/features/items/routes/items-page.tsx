@@ -40,15 +40,16 @@ export function ItemsPage() {
         {/* Issue 27: a label on a thing in hand opens that thing. */}
         <ScanButton />
       </header>
-      <ItemSearchBar
-        state={search}
-        onChange={setSearch}
-        circles={circles.data ?? []}
-        members={(members.data ?? []).map((m) => ({ id: m.user.id, name: m.user.name }))}
-        me={getSession().user?.id}
-        total={items.isPlaceholderData ? undefined : first?.total}
-      />
+      {/* The search too: a frame has no field someone could type into before the app is there. */}
       <Staged>
+        <ItemSearchBar
+          state={search}
+          onChange={setSearch}
+          circles={circles.data ?? []}
+          members={(members.data ?? []).map((m) => ({ id: m.user.id, name: m.user.name }))}
+          me={getSession().user?.id}
+          total={items.isPlaceholderData ? undefined : first?.total}
+        />
         {items.isPending ? (
           <ul
             aria-busy="true"
