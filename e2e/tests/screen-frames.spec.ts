@@ -41,6 +41,8 @@ test('the dashboard paints its frame before any script, then draws the person an
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome back' })).toBeVisible()
   await expect(page.getByText('What happened in your circles, and what is waiting for you.')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Circles home' })).toBeVisible()
+  // Its buttons can do nothing yet, and say so.
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeDisabled()
   await page.unroute('**/assets/*.js')
 
   const errors: string[] = []
@@ -58,6 +60,7 @@ test('the dashboard paints its frame before any script, then draws the person an
     'title',
     'Signed in as Frieda Frame',
   )
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeEnabled()
   expect(await shifted()).toBeLessThan(0.01)
   expect(errors).toEqual([])
   await axe.expectNoA11yViolations(page)

@@ -132,11 +132,21 @@ const frameTemplate = indexHtml
     `    ${entryTags('src/screen-frame-entry.ts')}\n    ${appScriptsMeta}\n    <style>${css}</style>\n  </head>`,
   )
 
+/**
+ * Until the app draws over a frame its buttons can do nothing: they come disabled (the app's render
+ * takes the attribute away, src/app/main.tsx), drawn as they will be but with a waiting cursor.
+ */
+const FRAME_BUTTONS_CSS = '#root[data-frame] button:disabled{opacity:1;cursor:progress}'
+
 function framePage({ html, title, language }) {
   return frameTemplate
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-    .replace('<div id="root"></div>', `<div id="root" data-frame="">${html}</div>`)
+    .replace('</head>', `    <style>${FRAME_BUTTONS_CSS}</style>\n  </head>`)
+    .replace(
+      '<div id="root"></div>',
+      `<div id="root" data-frame="">${html.replaceAll('<button ', '<button disabled ')}</div>`,
+    )
 }
 
 function escapeHtml(value) {

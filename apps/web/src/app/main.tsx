@@ -101,8 +101,11 @@ void initI18n(startLanguage).then(async (i18n) => {
     stageFirstRender()
     // Over a frame, Preact's own render: it keeps the frame's elements and changes what differs (react-dom's
     // createRoot, as compat's, empties the container first, and the frame would be drawn anew).
-    if (frame) renderOver(app as unknown as VNode, container)
-    else createRoot(container).render(app)
+    if (frame) {
+      renderOver(app as unknown as VNode, container)
+      // The app's now: the frame's look of its not-yet-working buttons goes (scripts/prerender.mjs).
+      container.removeAttribute('data-frame')
+    } else createRoot(container).render(app)
   }
   // The real-time connection and the time zone report start once the first screen has painted with its data.
   await firstScreenSettled(queryClient)
