@@ -30,8 +30,9 @@ try {
   await page.addInitScript(() => {
     globalThis.__marks = []
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) globalThis.__marks.push([e.entryType, e.name, e.startTime])
-    }).observe({ entryTypes: ['paint', 'largest-contentful-paint'] })
+      for (const e of list.getEntries())
+        globalThis.__marks.push([e.entryType, e.name, e.startTime, e.duration])
+    }).observe({ entryTypes: ['paint', 'largest-contentful-paint', 'longtask'] })
   })
   const events = []
   const start = Date.now()
@@ -44,8 +45,10 @@ try {
   await page.locator('h1').first().waitFor()
   const { profile } = await cdp.send('Profiler.stop')
   const marks = await page.evaluate(() => globalThis.__marks)
-  for (const [type, name, at] of marks)
-    console.log(`${String(Math.round(at)).padStart(6)} ms  ${type} ${name}`)
+  for (const [type, name, at, duration] of marks)
+    console.log(
+      `${String(Math.round(at)).padStart(6)} ms  ${type} ${name}${type === 'longtask' ? ` ${Math.round(duration)} ms` : ''}`,
+    )
   console.log('\nrequests finished (ms since navigation started, approximately):')
   for (const [at, type, what] of events) console.log(`${String(at).padStart(6)} ${type.padEnd(10)} ${what}`)
   if (process.env.BENCH_PROFILE_OUT) await writeFile(process.env.BENCH_PROFILE_OUT, JSON.stringify(profile))

@@ -171,3 +171,35 @@ test('Ben hears of a request made through the API while he reads the ledger page
   await expect(second.page.getByText('Item Handover Received')).toBeVisible()
   await second.context.close()
 })
+
+test('what happens before the live connection is up still reaches the page', async ({ request, page }) => {
+  const ida = await createSignedInUser(request, 'gap-ida', 'Ida Owner')
+  const ben = await createSignedInUser(request, 'gap-ben', 'Ben Neighbour')
+  const circleId = await createCircle(request, ida, { name: 'Linden Street' })
+  await joinCircle(request, circleId, ida, ben)
+  await createItem(request, ida, circleId, { name: 'Tent' })
+  await signInAs(page, ben)
+
+  // A slow network: Ben's live connection waits until Ida has added an item after his list was read.
+  let open!: () => void
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  await page.route('**/socket.io/**', async (route) => {
+    await gate
+    await route.continue()
+  })
+  const listReads: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === `/api/items/circle/${circleId}`) listReads.push(r.url())
+  })
+  await page.goto(`/circle/${circleId}/items`)
+  await expect(page.getByRole('link', { name: 'Tent' }).first()).toBeVisible()
+  expect(listReads).toHaveLength(1)
+  await createItem(request, ida, circleId, { name: 'Kayak' })
+  const live = liveConnection(page)
+  open()
+  await live
+  // The server sent what came since the page read its list (docs/decisions/0066): the list reads again
+  // for that event, and shows the kayak.
+  await expect(page.getByRole('link', { name: 'Kayak' }).first()).toBeVisible()
+  expect(listReads).toHaveLength(2)
+})

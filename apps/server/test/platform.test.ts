@@ -53,6 +53,15 @@ beforeAll(async () => {
       `<!doctype html><html lang="${language}"><head><title>circles</title></head><body><div id="root" data-frame="">${language}:circles frame</div></body></html>`,
     )
   }
+  await writeFile(
+    path.join(webDir, 'prerender', 'route-preloads.json'),
+    JSON.stringify([
+      {
+        path: '/items/:itemId',
+        scripts: { en: ['/assets/item-page-1.js'], de: ['/assets/item-page-1.js', '/assets/de-items-1.js'] },
+      },
+    ]),
+  )
   t = await createTestApp({ webDir, env: { CONTACT_EMAIL: 'privacy@circles.test', STAGING: 'on' } })
 })
 afterAll(async () => {
@@ -111,6 +120,17 @@ describe('serving the SPA', () => {
     expect((await get('/circles/create')).body).toContain('<div id="root"></div>')
     expect((await get('/screens/circles')).body).toContain('<div id="root"></div>')
     expect((await get('/prerender/en/screens/circles.html')).statusCode).toBe(404)
+  })
+
+  it("preloads the page's own scripts in the app shell of a screen the app renders", async () => {
+    const get = (url: string, cookie?: string) => t.app.inject({ url, headers: cookie ? { cookie } : {} })
+    const en = await get('/items/abc')
+    expect(en.body).toContain('<link rel="modulepreload" crossorigin href="/assets/item-page-1.js"></head>')
+    expect(en.body).toContain('<div id="root"></div>')
+    expect(en.headers.vary).toBe('Cookie, Accept-Language')
+    expect((await get('/items/abc', 'lang=de')).body).toContain('href="/assets/de-items-1.js"')
+    // A path of no route with preloads: the plain shell.
+    expect((await get('/loans')).body).not.toContain('modulepreload')
   })
 
   it('sends the consent dialog inside the page only to a visitor without a consent cookie', async () => {

@@ -28,8 +28,8 @@ afterAll(async () => {
   await t.close()
 })
 
-async function connect(who: SignedIn, lastEventId?: number, firstEventId?: number) {
-  const listener = await connectAs(url, tokenOf(who), { lastEventId, firstEventId })
+async function connect(who: SignedIn, lastEventId?: number, firstEventId?: number, since?: string) {
+  const listener = await connectAs(url, tokenOf(who), { lastEventId, firstEventId, since })
   open.push(listener)
   return listener
 }
@@ -162,6 +162,48 @@ describe('a client that reconnects', () => {
       from generate_series(1, ${REPLAY_MAX_EVENTS + 1})`)
     const flooded = await connect(ben, cursor2)
     expect(roomEvents(flooded).map((r) => r.event)).toEqual(['resync'])
+  })
+})
+
+describe("a page's first connection", () => {
+  /** The server's clock, as the client reads it from an answer's Date header (whole seconds). */
+  const serverNow = async (who: SignedIn) =>
+    Date.parse((await t.app.inject({ url: '/api/circles', headers: who.auth })).headers.date as string)
+
+  it('gets the events since its page read its data, and is told so', async () => {
+    const ada = await signedIn(t)
+    const ben = await signedIn(t)
+    const circle = await createCircle(t, ada)
+    await addMember(t, ada, circle.id, ben)
+    // Ben's page reads its data; what happens then and before his socket is up must reach him. The
+    // client's time is a little early (the header's whole seconds): an event just before may come too.
+    const since = new Date((await serverNow(ben)) - 1000).toISOString()
+    const saw = await createItem(t, ada, circle.id, 'Saw')
+    const listener = await connect(ben, undefined, undefined, since)
+    const events = roomEvents(listener)
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'item_update', payload: expect.objectContaining({ itemId: saw.id }) }),
+    )
+    expect(events.at(-1)).toMatchObject({ event: 'new_activity', payload: { type: 'NEW_ITEM' } })
+    expect(listener.received.at(-1)).toMatchObject({
+      event: 'connected',
+      payload: { userId: ben.user.id, lastEventId: expect.any(Number), replayedSince: true },
+    })
+  })
+
+  it('without a time, or with one past the window, is not told it got everything', async () => {
+    const ben = await signedIn(t)
+    const plain = await connect(ben)
+    expect(plain.received.at(-1)?.payload).not.toHaveProperty('replayedSince')
+    const old = await connect(ben, undefined, undefined, new Date(Date.now() - 60 * 60_000).toISOString())
+    expect(roomEvents(old).map((r) => r.event)).toEqual(['resync'])
+    expect(old.received.at(-1)?.payload).not.toHaveProperty('replayedSince')
+    // Not a time, or one ahead of the server's clock: as if none was given.
+    for (const since of ['yesterday', new Date(Date.now() + 60 * 60_000).toISOString()]) {
+      const odd = await connect(ben, undefined, undefined, since)
+      expect(roomEvents(odd)).toEqual([])
+      expect(odd.received.at(-1)?.payload).not.toHaveProperty('replayedSince')
+    }
   })
 })
 

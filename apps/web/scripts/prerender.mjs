@@ -84,9 +84,8 @@ function entryTags(key) {
 const hydratedTags = entryTags('src/hydrated-page-entry.ts')
 
 // 3. Every public page in every language.
-const { render, renderConsentDialog, PRERENDERED_PATHS, SCREEN_FRAMES } = await import(
-  pathToFileURL(path.join(ssrOut, 'entry-server.js')).href
-)
+const { render, renderConsentDialog, routeSources, INITIAL_NAMESPACES, PRERENDERED_PATHS, SCREEN_FRAMES } =
+  await import(pathToFileURL(path.join(ssrOut, 'entry-server.js')).href)
 const indexHtml = await readFile(path.join(dist, 'index.html'), 'utf8')
 
 // The stylesheet goes inline (one round trip less before the first paint). The Inter font is preloaded
@@ -102,10 +101,19 @@ const fontPreload = `<link rel="preload" href="${fontHref}" as="font" type="font
 // scripts, and on a slow phone link the font's 48 KB held up the screen's code (issue 27, 0056). Their
 // text paints in the metric-matched fallback and Inter swaps in without moving anything.
 if (!indexHtml.includes('<meta charset="UTF-8" />')) throw new Error('no charset in dist/index.html')
-const template = indexHtml
+/**
+ * What every prerendered page starts from: index.html with its CSS inline and without its scripts (each
+ * kind of page brings its own, and loads the app's later: src/load-app.ts).
+ */
+const baseTemplate = indexHtml
   .replace(/\s*<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"[^>]*>/, '')
-  .replace(/(<meta charset="UTF-8" \/>)/, `$1\n    ${fontPreload}`)
+  .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
+  .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
   .replace('</head>', `    <style>${css}</style>\n  </head>`)
+const publicTemplate = baseTemplate.replace(/(<meta charset="UTF-8" \/>)/, `$1\n    ${fontPreload}`)
+
+/** `tags` at the end of the page's <head>. */
+const inHead = (html, tags) => html.replace('</head>', `    ${tags}\n  </head>`)
 
 /**
  * The scripts index.html loads up front, its entry first: the pages that arrive as HTML load them after
@@ -119,18 +127,45 @@ if (!/\/assets\/index-[^/]+\.js$/.test(appScripts[0] ?? ''))
 const appScriptsMeta = `<meta name="circles-app-scripts" content="${appScripts.join(' ')}">`
 
 /**
+ * What each route's page loads beyond index.html's scripts (docs/decisions/0066): its chunk with what that
+ * imports, and its strings in each language. The server lists them as modulepreloads in the index.html it
+ * sends for a path of that route (apps/server/src/lib/route-preloads.ts), so a screen's own code and
+ * strings load beside the app's scripts instead of after them.
+ */
+function routePreloads() {
+  const inIndex = new Set(appScripts)
+  const file = (key) => {
+    if (!appManifest[key]) throw new Error(`no ${key} in the build manifest`)
+    return `/${appManifest[key].file}`
+  }
+  return routeSources().map(({ path: route, module, namespaces }) => {
+    const code = [module, ...staticImports(module)].map(file)
+    const scripts = Object.fromEntries(
+      LANGUAGES.map((language) => {
+        const strings = [...new Set([...INITIAL_NAMESPACES, ...namespaces])].map((namespace) =>
+          file(`src/locales/${language}/${namespace}.json`),
+        )
+        return [language, [...new Set([...code, ...strings])].filter((script) => !inIndex.has(script))]
+      }),
+    )
+    return { path: route, scripts }
+  })
+}
+const routeScripts = routePreloads()
+
+/** The scripts of the page at `route` (a prerendered page or frame), which src/load-app.ts preloads too. */
+function pageScriptsMeta(route, language) {
+  const scripts = routeScripts.find((preload) => preload.path === route)?.scripts[language]
+  if (!scripts) throw new Error(`no route preloads for ${route}`)
+  return `<meta name="circles-page-scripts" content="${scripts.join(' ')}">`
+}
+
+/**
  * A signed-in screen's frame (docs/decisions/0065): the page's CSS inline, no font preload (as
  * index.html, docs/decisions/0056), and instead of the app's scripts the frame's entry
  * (src/screen-frame-entry.ts), which loads the app after the first paint.
  */
-const frameTemplate = indexHtml
-  .replace(/\s*<link rel="stylesheet"[^>]*href="\/assets\/index-[^"]+\.css"[^>]*>/, '')
-  .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
-  .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-  .replace(
-    '</head>',
-    `    ${entryTags('src/screen-frame-entry.ts')}\n    ${appScriptsMeta}\n    <style>${css}</style>\n  </head>`,
-  )
+const frameEntryTags = entryTags('src/screen-frame-entry.ts')
 
 /**
  * Until the app draws over a frame its buttons can do nothing: they come disabled (the app's render
@@ -138,11 +173,16 @@ const frameTemplate = indexHtml
  */
 const FRAME_BUTTONS_CSS = '#root[data-frame] button:disabled{opacity:1;cursor:progress}'
 
-function framePage({ html, title, language }) {
-  return frameTemplate
+function framePage({ route, html, title, language }) {
+  const head = [
+    frameEntryTags,
+    appScriptsMeta,
+    pageScriptsMeta(route, language),
+    `<style>${FRAME_BUTTONS_CSS}</style>`,
+  ]
+  return inHead(baseTemplate, head.join('\n    '))
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-    .replace('</head>', `    <style>${FRAME_BUTTONS_CSS}</style>\n  </head>`)
     .replace(
       '<div id="root"></div>',
       `<div id="root" data-frame="">${html.replaceAll('<button ', '<button disabled ')}</div>`,
@@ -153,19 +193,17 @@ function escapeHtml(value) {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
-function page(template, { html, title, language, isStatic }) {
-  let out = template
+function page({ route, html, title, language, isStatic }) {
+  // Either no React (static pages) or React after the consent dialog.
+  const scripts = isStatic
+    ? staticTags
+    : [hydratedTags, appScriptsMeta, pageScriptsMeta(route, language)].join('\n    ')
+  const out = inHead(publicTemplate, scripts)
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
     .replace(/(<meta\s+name="description"\s+content=")[^"]*(")/, `$1${escapeHtml(DESCRIPTIONS[language])}$2`)
     .replace('<div id="root"></div>', `<div id="root">${html}</div>`)
-  // Either no React (static pages) or React after the consent dialog: the app's entry and preloads go.
-  out = out
-    .replace(/\s*<script type="module"[^>]*src="\/assets\/index-[^"]+\.js"[^>]*><\/script>/, '')
-    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-    .replace('</head>', `    ${isStatic ? staticTags : `${hydratedTags}\n    ${appScriptsMeta}`}\n  </head>`)
-  if (isStatic) out = out.replaceAll(DEFAULT_CONTACT_EMAIL, CONTACT_EMAIL_PLACEHOLDER)
-  return out
+  return isStatic ? out.replaceAll(DEFAULT_CONTACT_EMAIL, CONTACT_EMAIL_PLACEHOLDER) : out
 }
 
 /**
@@ -251,7 +289,7 @@ for (const language of LANGUAGES) {
       route,
       language,
       isStatic,
-      html: page(template, { html, title: title || 'Circles', language, isStatic }),
+      html: page({ route, html, title: title || 'Circles', language, isStatic }),
     })
   }
 }
@@ -259,7 +297,7 @@ const frames = []
 for (const language of LANGUAGES) {
   for (const route of SCREEN_FRAMES) {
     const { html, title } = await render(route, language, { frame: true })
-    frames.push({ route, language, html: framePage({ html, title: title || 'Circles', language }) })
+    frames.push({ route, language, html: framePage({ route, html, title: title || 'Circles', language }) })
   }
 }
 const consentDialogs = {}
@@ -285,6 +323,7 @@ for (const { route, language, html } of frames) {
   await mkdir(path.join(dist, 'prerender', language, 'screens'), { recursive: true })
   await writeFile(path.join(dist, 'prerender', language, 'screens', `${route.slice(1)}.html`), html)
 }
+await writeFile(path.join(dist, 'prerender', 'route-preloads.json'), JSON.stringify(routeScripts))
 console.log(
   `prerendered ${PRERENDERED_PATHS.length} pages and ${SCREEN_FRAMES.length} screen frames in ${LANGUAGES.join(', ')}`,
 )

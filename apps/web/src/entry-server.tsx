@@ -17,6 +17,8 @@ import { serverTitle } from '@/lib/use-document-title'
 import { prerenderSignedIn } from '@/lib/use-session'
 
 export { renderConsentDialog } from '@/lib/consent-prerender'
+export { routeSources } from '@/app/route-table'
+export { INITIAL_NAMESPACES } from '@/lib/i18n'
 
 /** The public pages shipped as static HTML in every language: they paint before any JavaScript runs. */
 export const PRERENDERED_PATHS = [

@@ -9,17 +9,18 @@
  * any single task from holding the page for long (each library has a chunk of its own, vite.config.ts).
  */
 export async function loadAppInParts(): Promise<void> {
-  const [entry, ...chunks] = appScripts()
+  const [entry, ...chunks] = listed('circles-app-scripts')
   if (!entry) return
-  for (const href of [entry, ...chunks]) preload(href)
+  // The page's own code and strings too, which the app would ask for once it runs (docs/decisions/0066).
+  for (const href of [entry, ...chunks, ...listed('circles-page-scripts')]) preload(href)
   for (const href of [...chunks, entry]) {
     await import(/* @vite-ignore */ href)
     await nextTask()
   }
 }
 
-function appScripts(): string[] {
-  const content = document.querySelector<HTMLMetaElement>('meta[name="circles-app-scripts"]')?.content
+function listed(name: string): string[] {
+  const content = document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content
   return content?.split(' ').filter(Boolean) ?? []
 }
 

@@ -18,11 +18,17 @@ export interface SocketAuth {
   lastEventId?: SocketEventId
   /** `lastEventId` of the first `connected`: nothing older is sent again. */
   firstEventId?: SocketEventId
+  /**
+   * A first connection's (no `lastEventId`): the server's time (ISO 8601) before the page read the data it
+   * shows. The server sends again the events since then and says so in `connected` (`replayedSince`), so
+   * the page need not fetch everything again (docs/decisions/0066).
+   */
+  since?: string
 }
 
 export interface ServerToClientEvents {
   /** After any replay: `lastEventId` is where the client's count goes on from (the newest id then). */
-  connected: (payload: { userId: string; lastEventId?: SocketEventId }) => void
+  connected: (payload: { userId: string; lastEventId?: SocketEventId; replayedSince?: boolean }) => void
   new_activity: (activity: TActivity, eventId?: SocketEventId) => void
   /** `CANCELLED` when the sender withdrew it (or a party left the circle): the request is gone. */
   handover_update: (

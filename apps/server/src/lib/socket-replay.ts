@@ -1,5 +1,5 @@
 import type { ServerToClientEvents, TActivity } from '@circles/shared'
-import { and, asc, eq, gt, gte, inArray, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { activities, socketEvents } from '../db/schema'
 import { toNotice } from './events'
@@ -54,6 +54,11 @@ export interface EventLog {
   replay(cursor: number, rooms: string[], firstEventId?: number): Promise<Replay>
   /** The events in `rooms` written since `since` (a fan-out outage), oldest first. */
   since(since: Date, rooms: string[]): Promise<LoggedEvent[]>
+  /**
+   * What a client's first connection missed in `rooms` since `since` (the server's time before its page
+   * read its data); a resync when that is past the window or too many.
+   */
+  replaySince(since: Date, rooms: string[]): Promise<Replay>
   /** Deletes the rows older than the window. */
   prune(): Promise<void>
 }
@@ -173,6 +178,24 @@ export function createEventLog(db: Db): EventLog {
         .orderBy(asc(socketEvents.id))
         .limit(REPLAY_MAX_EVENTS)
       return resolve(rows)
+    },
+    async replaySince(since, rooms) {
+      const now = await head()
+      if (since.getTime() < Date.now() - REPLAY_WINDOW_MS) return { kind: 'resync', head: now }
+      const rows = await db
+        .select(columns)
+        .from(socketEvents)
+        .where(
+          and(
+            gte(socketEvents.createdAt, since),
+            lte(socketEvents.id, now),
+            inArray(socketEvents.room, rooms),
+          ),
+        )
+        .orderBy(asc(socketEvents.id))
+        .limit(REPLAY_MAX_EVENTS + 1)
+      if (rows.length > REPLAY_MAX_EVENTS) return { kind: 'resync', head: now }
+      return { kind: 'events', events: await resolve(rows), head: now }
     },
     async prune() {
       await db.delete(socketEvents).where(lt(socketEvents.createdAt, new Date(Date.now() - REPLAY_WINDOW_MS)))

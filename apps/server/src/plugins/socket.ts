@@ -18,6 +18,8 @@ export interface SocketData {
   lastEventId?: number
   /** The head when the client's first connection began; events before it are never sent again. */
   firstEventId?: number
+  /** A first connection's: the server's time before its page read its data (docs/decisions/0066). */
+  since?: Date
   /** The handshake's place in the per-account count, until the socket is in its user's room. */
   admitted?: { release(): void }
 }
@@ -218,6 +220,13 @@ export function fanOutListening(io: SocketServer, timeoutMs: number): Promise<bo
 
 const isEventId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+
+/** A moment at most a minute ahead of this server's clock (the client's clock plays no part in it). */
+function pastTime(value: unknown): Date | undefined {
+  if (typeof value !== 'string' || value.length > 40) return undefined
+  const at = Date.parse(value)
+  return Number.isFinite(at) && at <= Date.now() + 60_000 ? new Date(at) : undefined
+}
 
 /** Milliseconds until a verified JWT's `exp`. */
 function msUntilExpiry(token: string): number {
@@ -420,11 +429,11 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
       socket.data.userId = userId
       socket.data.circleIds = await deps.circleIdsOf(userId)
       socket.data.expiresInMs = msUntilExpiry(token)
-      const { lastEventId, firstEventId } = socket.handshake.auth as Record<string, unknown>
+      const { lastEventId, firstEventId, since } = socket.handshake.auth as Record<string, unknown>
       if (isEventId(lastEventId)) {
         socket.data.lastEventId = lastEventId
         if (isEventId(firstEventId)) socket.data.firstEventId = firstEventId
-      }
+      } else socket.data.since = pastTime(since)
     } catch (error) {
       admitted.release()
       return next(handshakeFailure(error))
@@ -432,7 +441,7 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     next()
   })
   io.on('connection', (socket) => {
-    const { userId, circleIds, expiresInMs, lastEventId, firstEventId } = socket.data
+    const { userId, circleIds, expiresInMs, lastEventId, firstEventId, since } = socket.data
     const rooms = [userRoom(userId), ...circleIds.map(circleRoom)]
     void socket.join(rooms)
     socket.data.admitted?.release()
@@ -456,21 +465,32 @@ export function attachSocketServer(app: FastifyInstance, deps: SocketDeps): Sock
     void (async () => {
       // In its rooms already, so what follows comes live; what came before is sent again from the log,
       // for the rooms it is allowed in now (checked by the handshake as a join is). Then `connected`.
+      // A first connection that says when its page read its data gets the events since then instead.
       let head: number | undefined
+      let replayedSince = false
       try {
-        if (lastEventId === undefined) head = await deps.eventLog.head()
+        if (lastEventId === undefined && since === undefined) head = await deps.eventLog.head()
         else {
-          const replay = await deps.eventLog.replay(lastEventId, rooms, firstEventId)
+          const replay =
+            lastEventId === undefined
+              ? await deps.eventLog.replaySince(since!, rooms)
+              : await deps.eventLog.replay(lastEventId, rooms, firstEventId)
           if (replay.kind === 'resync') socket.emit('resync')
           else for (const event of replay.events) emitLogged(socket, event)
           head = replay.head
+          replayedSince = lastEventId === undefined && replay.kind === 'events'
         }
       } catch (error) {
         if (!isDatabaseUnavailable(error)) app.log.warn({ err: error }, 'replaying socket events failed')
         if (lastEventId !== undefined) socket.emit('resync')
       }
       if (socket.connected)
-        socket.emit('connected', head === undefined ? { userId } : { userId, lastEventId: head })
+        socket.emit(
+          'connected',
+          head === undefined
+            ? { userId }
+            : { userId, lastEventId: head, ...(replayedSince && { replayedSince: true }) },
+        )
     })()
   })
 

@@ -6,6 +6,7 @@ import { CONSENT_COOKIE_NAME, hasCookie, LANGUAGES, type Language, MESSAGES } fr
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody } from '../lib/errors'
 import { pickRequestLanguage } from '../lib/languages'
+import { loadRoutePreloads } from '../lib/route-preloads'
 
 const apiNotFound = errorBody('NOT_FOUND', MESSAGES.notFound)
 
@@ -104,6 +105,18 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       ? injectRuntimeConfig(readFileSync(indexFile, 'utf8'), config)
       : undefined
   const prerendered = webDir && indexHtml ? loadPrerendered(webDir, config) : new Map<never, never>()
+  const routePreloads = webDir ? loadRoutePreloads(webDir) : () => ''
+  /** index.html for a path, with the modulepreloads of its route's page; built once per route and language. */
+  const indexPages = new Map<string, string>()
+  function indexPage(pathname: string, language: Language) {
+    const tags = routePreloads(pathname, language)
+    let html = indexPages.get(tags)
+    if (html === undefined) {
+      html = tags && indexHtml ? indexHtml.replace('</head>', `${tags}</head>`) : (indexHtml ?? '')
+      indexPages.set(tags, html)
+    }
+    return html
+  }
 
   if (webDir && indexHtml) {
     await app.register(fastifyStatic, {
@@ -143,11 +156,13 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       // A missing /assets/x.js is a 404, not a page.
       !path.extname(pathname)
     if (!wantsPage || !indexHtml) return reply.status(404).send(apiNotFound)
-    const page = prerendered.get(pathname)
-    if (!page) return sendPage(request, reply, indexHtml)
     const { cookie } = request.headers
-    const variant = page[pickRequestLanguage(cookie, request.headers['accept-language'])] ?? page.en
-    if (!variant) return sendPage(request, reply, indexHtml)
+    const language = pickRequestLanguage(cookie, request.headers['accept-language'])
+    const page = prerendered.get(pathname)
+    const variant = page?.[language] ?? page?.en
+    // The app renders the page: its scripts, and those of the route's page in the language it will pick.
+    if (!variant)
+      return sendPage(request, reply.header('vary', 'Cookie, Accept-Language'), indexPage(pathname, language))
     // A visitor who has not chosen yet gets the cookie consent inside the page.
     const html = (!hasCookie(cookie, CONSENT_COOKIE_NAME) && variant.firstVisit) || variant.page
     return sendPage(request, reply.header('vary', 'Cookie, Accept-Language'), html)

@@ -29,7 +29,7 @@ export function tokenOf(who: SignedIn) {
 export async function connectAs(
   url: string,
   token: string,
-  extra: { lastEventId?: number; firstEventId?: number } = {},
+  extra: { lastEventId?: number; firstEventId?: number; since?: string } = {},
 ): Promise<Listener> {
   const socket: ClientSocket = connect(url, {
     path: '/socket.io',

@@ -15,6 +15,7 @@ import { startShellServices } from '@/app/shell-services'
 import { stageFirstRender } from '@/components/staged'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
+import { warmDateFormats } from '@/lib/intl-formats'
 import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
@@ -24,14 +25,6 @@ import { startOfflineReading } from '@/pwa/offline'
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
 initPwaInstall()
 watchLogouts()
-
-// Signed in: the screen's first requests go out as soon as its code is here, while React renders it
-// (app/screen-data.ts). Not before: on a phone's six connections they would hold up the code itself.
-const { token, user } = getSession()
-if (token && user)
-  void firstRouteReady.then(() =>
-    prefetchRouteData(window.location.pathname, new URLSearchParams(window.location.search), user.id),
-  )
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
@@ -54,6 +47,15 @@ function renderedLanguage(): Language | undefined {
 const startLanguage: Language =
   (prerendered ? renderedLanguage() : undefined) ??
   pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
+
+// Signed in: the screen's first requests go out at once (app/screen-data.ts), beside the screen's own
+// code, which the page's HTML has been loading since it arrived (docs/decisions/0066). While they are on
+// their way, the date formatters the screens use are made (lib/intl-formats.ts).
+const { token, user } = getSession()
+if (token && user) {
+  prefetchRouteData(window.location.pathname, new URLSearchParams(window.location.search), user.id)
+  setTimeout(() => warmDateFormats(startLanguage), 0)
+}
 
 // The consent dialog is often the largest thing on a first visit: start it now, beside the app, not
 // after hydration (shell-services.ts calls the same, idempotent, start again). On the prerendered pages

@@ -9,10 +9,24 @@ import { type ScreenData, type ScreenPlace, screenData as data } from '@/app/scr
 import { loadNamespaces } from '@/lib/i18n'
 import { queryClient } from '@/lib/query-client'
 
+/** A page's code: its source module (for the build, see routeSources) and how to load its component. */
+interface PageSource {
+  module: string
+  load: () => Promise<ComponentType>
+  /** Mounted afresh when the path changes (remountOnPath). */
+  remount?: boolean
+}
+
+function source(module: string, load: () => Promise<ComponentType>): PageSource {
+  return { module, load }
+}
+
 /** Each page's component, so every route that shows a page shows the same one (see lazyPage). */
-const lazyPages = new Map<() => Promise<ComponentType>, ComponentType>()
+const lazyPages = new Map<PageSource['load'], ComponentType>()
 /** How to start loading a lazy page before it renders (preloadRoute), by its component. */
 const preloads = new WeakMap<ComponentType, () => Promise<unknown>>()
+/** What a route's page needs loaded, by its component: its module and translation namespaces. */
+const needs = new WeakMap<ComponentType, { module: string; namespaces: string[] }>()
 
 /**
  * A route whose code and translation namespaces load together before it renders, so a navigation
@@ -21,7 +35,7 @@ const preloads = new WeakMap<ComponentType, () => Promise<unknown>>()
  * one component, so React keeps the page's state from one to the other (a list and its /edit path).
  */
 function lazyPage(
-  load: () => Promise<ComponentType>,
+  { module, load, remount }: PageSource,
   ...namespaces: string[]
 ): Pick<RouteObject, 'Component'> {
   let Component = lazyPages.get(load)
@@ -29,7 +43,9 @@ function lazyPage(
     let loading: Tracked<ComponentType> | undefined
     const start = () =>
       (loading ??= settledInPlace(
-        Promise.all([load(), loadNamespaces(...namespaces)]).then(([Page]) => Page),
+        Promise.all([load(), loadNamespaces(...namespaces)]).then(([Page]) =>
+          remount ? keyedByPath(Page) : Page,
+        ),
       ))
     const Lazy = lazy(() => start().then((Page) => ({ default: Page })))
     // A page whose code is already here (the first page, loaded since startup; main.tsx waits for it)
@@ -42,6 +58,7 @@ function lazyPage(
     }
     lazyPages.set(load, Component)
     preloads.set(Component, start)
+    needs.set(Component, { module, namespaces })
   }
   return { Component }
 }
@@ -64,51 +81,120 @@ function settledInPlace<T>(promise: Promise<T>): Tracked<T> {
  * when the path changes: react-router keeps the same component mounted from /blockchain/item/1 to
  * /blockchain, and state from the first would leak into the second.
  */
-function remountOnPath(load: () => Promise<ComponentType>): () => Promise<ComponentType> {
-  return async () => {
-    const Page = await load()
-    return function PageForPath() {
-      return <Page key={useLocation().pathname} />
-    }
+function remountOnPath(page: PageSource): PageSource {
+  return { ...page, remount: true }
+}
+
+function keyedByPath(Page: ComponentType): ComponentType {
+  return function PageForPath() {
+    return <Page key={useLocation().pathname} />
   }
 }
 
-const page = {
-  home: () => import('@/features/landing/routes/home-page').then((m) => m.HomePage),
-  about: () => import('@/features/pages/routes/about-page').then((m) => m.AboutPage),
-  privacy: () => import('@/features/pages/routes/privacy-page').then((m) => m.PrivacyPage),
-  terms: () => import('@/features/pages/routes/terms-page').then((m) => m.TermsPage),
-  contact: () => import('@/features/contact/routes/contact-page').then((m) => m.ContactPage),
-  login: () => import('@/features/auth/routes/login-page').then((m) => m.LoginPage),
-  register: () => import('@/features/auth/routes/register-page').then((m) => m.RegisterPage),
-  forgotPassword: () =>
-    import('@/features/auth/routes/forgot-password-page').then((m) => m.ForgotPasswordPage),
-  resetPassword: () => import('@/features/auth/routes/reset-password-page').then((m) => m.ResetPasswordPage),
-  verify: () => import('@/features/auth/routes/verify-page').then((m) => m.VerifyPage),
-  resendVerification: () =>
-    import('@/features/auth/routes/resend-verification-page').then((m) => m.ResendVerificationPage),
-  dashboard: () => import('@/features/dashboard/routes/dashboard-page').then((m) => m.DashboardPage),
-  circles: () => import('@/features/circles/routes/circles-page').then((m) => m.CirclesPage),
-  createCircle: () => import('@/features/circles/routes/create-circle-page').then((m) => m.CreateCirclePage),
-  circle: remountOnPath(() => import('@/features/circles/routes/circle-page').then((m) => m.CirclePage)),
-  join: () => import('@/features/join/routes/join-page').then((m) => m.JoinPage),
-  circleItems: () => import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
-  items: () => import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
-  item: remountOnPath(() => import('@/features/items/routes/item-page').then((m) => m.ItemPage)),
-  labels: () => import('@/features/items/routes/labels-page').then((m) => m.LabelsPage),
-  itemCode: () => import('@/features/items/routes/item-code-page').then((m) => m.ItemCodePage),
-  loans: () => import('@/features/loans/routes/loans-page').then((m) => m.LoansPage),
-  handover: remountOnPath(() => import('@/features/items/routes/handover-page').then((m) => m.HandoverPage)),
-  ledger: remountOnPath(() => import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage)),
-  block: remountOnPath(() => import('@/features/ledger/routes/block-page').then((m) => m.BlockPage)),
-  certificate: remountOnPath(() =>
-    import('@/features/ledger/routes/certificate-page').then((m) => m.CertificatePage),
+/** Every page, by name (exported for route-sources.test.ts). */
+export const page = {
+  home: source('src/features/landing/routes/home-page.tsx', () =>
+    import('@/features/landing/routes/home-page').then((m) => m.HomePage),
   ),
-  unsubscribe: () => import('@/features/profile/routes/unsubscribe-page').then((m) => m.UnsubscribePage),
-  profile: () => import('@/features/profile/routes/profile-page').then((m) => m.ProfilePage),
-  accountDeleted: () =>
+  about: source('src/features/pages/routes/about-page.tsx', () =>
+    import('@/features/pages/routes/about-page').then((m) => m.AboutPage),
+  ),
+  privacy: source('src/features/pages/routes/privacy-page.tsx', () =>
+    import('@/features/pages/routes/privacy-page').then((m) => m.PrivacyPage),
+  ),
+  terms: source('src/features/pages/routes/terms-page.tsx', () =>
+    import('@/features/pages/routes/terms-page').then((m) => m.TermsPage),
+  ),
+  contact: source('src/features/contact/routes/contact-page.tsx', () =>
+    import('@/features/contact/routes/contact-page').then((m) => m.ContactPage),
+  ),
+  login: source('src/features/auth/routes/login-page.tsx', () =>
+    import('@/features/auth/routes/login-page').then((m) => m.LoginPage),
+  ),
+  register: source('src/features/auth/routes/register-page.tsx', () =>
+    import('@/features/auth/routes/register-page').then((m) => m.RegisterPage),
+  ),
+  forgotPassword: source('src/features/auth/routes/forgot-password-page.tsx', () =>
+    import('@/features/auth/routes/forgot-password-page').then((m) => m.ForgotPasswordPage),
+  ),
+  resetPassword: source('src/features/auth/routes/reset-password-page.tsx', () =>
+    import('@/features/auth/routes/reset-password-page').then((m) => m.ResetPasswordPage),
+  ),
+  verify: source('src/features/auth/routes/verify-page.tsx', () =>
+    import('@/features/auth/routes/verify-page').then((m) => m.VerifyPage),
+  ),
+  resendVerification: source('src/features/auth/routes/resend-verification-page.tsx', () =>
+    import('@/features/auth/routes/resend-verification-page').then((m) => m.ResendVerificationPage),
+  ),
+  dashboard: source('src/features/dashboard/routes/dashboard-page.tsx', () =>
+    import('@/features/dashboard/routes/dashboard-page').then((m) => m.DashboardPage),
+  ),
+  circles: source('src/features/circles/routes/circles-page.tsx', () =>
+    import('@/features/circles/routes/circles-page').then((m) => m.CirclesPage),
+  ),
+  createCircle: source('src/features/circles/routes/create-circle-page.tsx', () =>
+    import('@/features/circles/routes/create-circle-page').then((m) => m.CreateCirclePage),
+  ),
+  circle: remountOnPath(
+    source('src/features/circles/routes/circle-page.tsx', () =>
+      import('@/features/circles/routes/circle-page').then((m) => m.CirclePage),
+    ),
+  ),
+  join: source('src/features/join/routes/join-page.tsx', () =>
+    import('@/features/join/routes/join-page').then((m) => m.JoinPage),
+  ),
+  circleItems: source('src/features/items/routes/circle-items-page.tsx', () =>
+    import('@/features/items/routes/circle-items-page').then((m) => m.CircleItemsPage),
+  ),
+  items: source('src/features/items/routes/items-page.tsx', () =>
+    import('@/features/items/routes/items-page').then((m) => m.ItemsPage),
+  ),
+  item: remountOnPath(
+    source('src/features/items/routes/item-page.tsx', () =>
+      import('@/features/items/routes/item-page').then((m) => m.ItemPage),
+    ),
+  ),
+  labels: source('src/features/items/routes/labels-page.tsx', () =>
+    import('@/features/items/routes/labels-page').then((m) => m.LabelsPage),
+  ),
+  itemCode: source('src/features/items/routes/item-code-page.tsx', () =>
+    import('@/features/items/routes/item-code-page').then((m) => m.ItemCodePage),
+  ),
+  loans: source('src/features/loans/routes/loans-page.tsx', () =>
+    import('@/features/loans/routes/loans-page').then((m) => m.LoansPage),
+  ),
+  handover: remountOnPath(
+    source('src/features/items/routes/handover-page.tsx', () =>
+      import('@/features/items/routes/handover-page').then((m) => m.HandoverPage),
+    ),
+  ),
+  ledger: remountOnPath(
+    source('src/features/ledger/routes/ledger-page.tsx', () =>
+      import('@/features/ledger/routes/ledger-page').then((m) => m.LedgerPage),
+    ),
+  ),
+  block: remountOnPath(
+    source('src/features/ledger/routes/block-page.tsx', () =>
+      import('@/features/ledger/routes/block-page').then((m) => m.BlockPage),
+    ),
+  ),
+  certificate: remountOnPath(
+    source('src/features/ledger/routes/certificate-page.tsx', () =>
+      import('@/features/ledger/routes/certificate-page').then((m) => m.CertificatePage),
+    ),
+  ),
+  unsubscribe: source('src/features/profile/routes/unsubscribe-page.tsx', () =>
+    import('@/features/profile/routes/unsubscribe-page').then((m) => m.UnsubscribePage),
+  ),
+  profile: source('src/features/profile/routes/profile-page.tsx', () =>
+    import('@/features/profile/routes/profile-page').then((m) => m.ProfilePage),
+  ),
+  accountDeleted: source('src/features/profile/routes/account-deleted-page.tsx', () =>
     import('@/features/profile/routes/account-deleted-page').then((m) => m.AccountDeletedPage),
-  notFound: () => import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
+  ),
+  notFound: source('src/app/routes/not-found-page.tsx', () =>
+    import('@/app/routes/not-found-page').then((m) => m.NotFoundPage),
+  ),
 }
 
 /**
@@ -192,6 +278,28 @@ export async function preloadRoute(pathname: string): Promise<void> {
   const matches = matchRoutes(routes, pathname) ?? []
   const loads = matches.map(({ route }) => (route.Component ? preloads.get(route.Component)?.() : undefined))
   await Promise.allSettled(loads)
+}
+
+export interface RouteSource {
+  /** The route's path, with its parameters: `/items/:itemId`. */
+  path: string
+  /** The page's source module, as the build manifest names it: `src/features/items/routes/item-page.tsx`. */
+  module: string
+  namespaces: string[]
+}
+
+/**
+ * Every route that shows a page, with the page's source module and translation namespaces. The build
+ * turns them into the scripts a screen's HTML preloads (scripts/prerender.mjs, docs/decisions/0066), so
+ * a screen's own code loads beside the app's instead of after it.
+ */
+export function routeSources(children: RouteObject[] = routes, parent = ''): RouteSource[] {
+  return children.flatMap((route) => {
+    const path = route.path ? `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : parent || '/'
+    const need = route.Component ? needs.get(route.Component) : undefined
+    const own = need && !route.children ? [{ path, ...need }] : []
+    return [...own, ...routeSources(route.children ?? [], path)]
+  })
 }
 
 /**

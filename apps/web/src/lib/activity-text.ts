@@ -2,6 +2,7 @@ import type { TActivity } from '@circles/shared'
 import type { TFunction } from 'i18next'
 import { i18n } from '@/lib/i18n'
 import { personName } from '@/lib/person-name'
+import { dateFormat } from '@/lib/intl-formats'
 
 /** Where an activity entry leads (spec 000 §2): the item, or for an invitation the circle. */
 export function activityHref(activity: TActivity): string {
@@ -81,9 +82,7 @@ export function activityText(t: TFunction, activity: TActivity): string {
         lender: personName(d.lender.name),
         borrower: personName(d.borrower.name),
         item: d.item.name,
-        date: d.dueAt
-          ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(d.dueAt))
-          : '',
+        date: d.dueAt ? dateFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(d.dueAt)) : '',
       })
     }
     case 'LOAN_DUE_SOON':
@@ -96,7 +95,7 @@ export function activityText(t: TFunction, activity: TActivity): string {
         item: activity.data.item.name,
         lender: personName(activity.data.lender.name),
         borrower: personName(activity.data.borrower.name),
-        date: new Intl.DateTimeFormat(i18n.language, {
+        date: dateFormat(i18n.language, {
           dateStyle: 'medium',
           timeStyle: 'short',
         }).format(new Date(activity.data.dueAt)),

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@circles/shared'
 import type { z } from 'zod/mini'
 import { getSession, isTokenExpired, logout, logoutForRejectedToken } from '@/lib/session'
+import { noteAnswer, noteRequestSent } from '@/lib/first-read'
 import { reportNetworkFailure, reportServerAnswered } from '@/pwa/offline/online-status'
 
 /** Every failed call throws this; `message` is what the user may see (spec 000 §8). */
@@ -95,6 +96,7 @@ async function request<S extends z.ZodMiniType | undefined>(
   if (token) headers.Authorization = `Bearer ${token}`
 
   let response: Response
+  noteRequestSent()
   try {
     response = await fetch(`${API_BASE}${path}`, {
       method,
@@ -117,6 +119,7 @@ async function request<S extends z.ZodMiniType | undefined>(
   }
 
   reportServerAnswered()
+  noteAnswer(response.headers.get('date'))
   if (response.ok && options.file) {
     const file: DownloadedFile = {
       blob: await response.blob(),

@@ -1,3 +1,4 @@
+import { dateFormat } from '@/lib/intl-formats'
 /**
  * Return dates as the lending screens pick and show them (docs/decisions/0050). A person picks a local
  * date and time; the server gets an ISO instant with the offset of that moment in the browser's time
@@ -77,9 +78,9 @@ export function dueAtFrom(
 export function formatDue(iso: string, language: string): string {
   const date = new Date(iso)
   if (localTimeValue(date) === END_OF_DAY) {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(date)
+    return dateFormat(language, { dateStyle: 'medium' }).format(date)
   }
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
 }
 
 /** Due within `days` days from now and not yet past. */

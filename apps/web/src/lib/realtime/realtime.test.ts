@@ -1,5 +1,6 @@
 import type { TActivity } from '@circles/shared'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import * as firstReadModule from '@/lib/first-read'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
 import { RECENT_ACTIVITIES_KEY } from './keys'
@@ -44,7 +45,10 @@ async function setup() {
   return { queryClient, socket, navigate }
 }
 
-afterEach(() => vi.clearAllMocks())
+afterEach(() => {
+  vi.clearAllMocks()
+  vi.restoreAllMocks()
+})
 
 describe('real-time events', () => {
   it('put a new activity in front of the feed (at most ten) and announce it with a way to open it', async () => {
@@ -129,6 +133,60 @@ describe('real-time events', () => {
     socket.receive('error', { message: 'Forbidden' })
     socket.receive('error', {})
     expect(toast.error.mock.calls.map(([text]) => text)).toEqual(['Forbidden', 'WebSocket error occurred'])
+  })
+})
+
+describe('what a connection fetches again (docs/decisions/0043, 0066)', () => {
+  const SHOWN = [['dashboard', 'stats'], ['items', 'list'], ['circles'], ['blocks', 'c']]
+
+  it('everything on screen, after a reconnection or when the server did not send what came since', async () => {
+    const { queryClient, socket } = await setup()
+    for (const key of SHOWN) queryClient.setQueryData(key, 'data')
+    socket.receive('connected', { userId: 'u', lastEventId: 5 })
+    expect(SHOWN.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ])
+  })
+
+  it('only what the page had before it first read, when the server sent the events since then', async () => {
+    vi.spyOn(firstReadModule, 'firstRead').mockReturnValue({
+      since: '2026-11-27T09:00:00.000Z',
+      wallAt: 2000,
+    })
+    const { queryClient, socket } = await setup()
+    for (const key of SHOWN) queryClient.setQueryData(key, 'data', { updatedAt: 3000 })
+    // Stored on the device from an earlier visit (offline reading).
+    queryClient.setQueryData(['items', 'list'], 'stored', { updatedAt: 1000 })
+    socket.receive('connected', { userId: 'u', lastEventId: 5, replayedSince: true })
+    expect(SHOWN.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([
+      false,
+      true,
+      false,
+      false,
+    ])
+  })
+})
+
+describe("a page's first connection (docs/decisions/0066)", () => {
+  it('fetches once what the events sent again ask for, and announces none of them', async () => {
+    const { queryClient, socket } = await setup()
+    queryClient.setQueryData(['items', 'list'], 'data')
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries')
+    socket.receive('connect')
+    socket.receive('item_update', { itemId: 'i', circleId: 'c' }, 4)
+    socket.receive('new_activity', activity(4), 5)
+    socket.receive('item_update', { itemId: 'j', circleId: 'c' }, 6)
+    expect(invalidate).not.toHaveBeenCalled()
+    socket.receive('connected', { userId: 'u', lastEventId: 6, replayedSince: true })
+    expect(invalidate).toHaveBeenCalledTimes(1)
+    expect(queryClient.getQueryState(['items', 'list'])?.isInvalidated).toBe(true)
+    expect(toast.info).not.toHaveBeenCalled()
+    // Live from now on.
+    socket.receive('new_activity', activity(7), 7)
+    expect(toast.info).toHaveBeenCalledTimes(1)
   })
 })
 

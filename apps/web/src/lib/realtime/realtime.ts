@@ -1,7 +1,8 @@
 import { LIMITS, MESSAGES, SOCKET, type TActivity, ZStatusResponse } from '@circles/shared'
-import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query'
 import { activityHref, activityText } from '@/lib/activity-text'
 import { api } from '@/lib/api-client'
+import { firstRead } from '@/lib/first-read'
 import { i18n } from '@/lib/i18n'
 import { notify } from '@/lib/notify'
 import { failureKey, failureText, translateServerError } from '@/lib/server-errors'
@@ -18,6 +19,9 @@ export interface RealtimeOptions {
   cursor?: EventCursor
 }
 
+/** What a connection fetches again: what the app's screens show. */
+const ON_SCREEN: QueryKey[] = [['dashboard'], ['items'], ['circles'], ['blocks']]
+
 /**
  * What each server event does (spec 000 §4): queries that show the changed data are refetched, so an
  * open page updates without a reload. Payloads carry ids only; the data comes through the API.
@@ -26,15 +30,40 @@ export function handleEvents(
   socket: RealtimeSocket,
   { queryClient, navigate, cursor = createEventCursor() }: RealtimeOptions,
 ) {
+  // What the events sent again on connecting (before `connected`) ask to fetch again is fetched once,
+  // at `connected`: a page's first connection may get a dozen.
+  let replayed: Map<string, QueryKey> | undefined
+  let firstConnection = false
   const refresh = (...keys: QueryKey[]) => {
-    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey })
+    for (const queryKey of keys) {
+      if (replayed) replayed.set(JSON.stringify(queryKey), queryKey)
+      else void queryClient.invalidateQueries({ queryKey })
+    }
   }
-  // Whatever happened while the socket was down (or before it first came up) arrived as no event:
-  // on every connection, what is on screen is fetched again. The events missed since the last one seen
-  // come again after the connection (the server replays them; a repeat is skipped), so a missed request
-  // still shows its toast.
-  socket.on('connect', () => refresh(['dashboard'], ['items'], ['circles'], ['blocks']))
-  socket.on('connected', ({ lastEventId }) => cursor.connected(lastEventId))
+  socket.on('connect', () => {
+    replayed = new Map()
+    firstConnection = cursor.auth().lastEventId === undefined
+  })
+  // Whatever happened while the socket was down (or before it first came up) arrived as no event: on
+  // every connection, what is on screen is fetched again. The events missed since the last one seen come
+  // again before `connected` (the server replays them; a repeat is skipped), so a missed request still
+  // shows its toast. A page's first connection says when the page first read its data (lib/first-read.ts):
+  // the server then sends the events since (`replayedSince`), and only what the page had from before
+  // (its stored queries, offline reading) is fetched again (docs/decisions/0066).
+  socket.on('connected', ({ lastEventId, replayedSince }) => {
+    cursor.connected(lastEventId)
+    const asked = [...(replayed?.values() ?? [])]
+    replayed = undefined
+    firstConnection = false
+    const read = replayedSince ? firstRead() : undefined
+    const older = (query: Query) => read === undefined || query.state.dataUpdatedAt < read.wallAt
+    // One pass, so no query is asked for twice (a second ask would cancel the first).
+    void queryClient.invalidateQueries({
+      predicate: (query) =>
+        asked.some((key) => partialMatchKey(query.queryKey, key)) ||
+        (ON_SCREEN.some((key) => partialMatchKey(query.queryKey, key)) && older(query)),
+    })
+  })
   // The missed events are no longer kept: everything is fetched again.
   socket.on('resync', () => void queryClient.invalidateQueries())
   socket.on('new_activity', (activity: TActivity, id) => {
@@ -45,6 +74,8 @@ export function handleEvents(
         : list,
     )
     refresh(['dashboard', 'stats'])
+    // Sent again to a page's first connection: it happened while the page loaded, and the page shows it.
+    if (firstConnection) return
     notify.info(activityText(i18n.t, activity), {
       action: {
         label: i18n.t('activity.view', { ns: 'common' }),
@@ -102,7 +133,12 @@ export function startRealtime(opts: RealtimeOptions): () => void {
     const socket: RealtimeSocket = io({
       path: SOCKET.path,
       // Read at every (re)connection: the last event id seen, so the server sends what was missed.
-      auth: (send) => send({ token, ...events.auth() }),
+      // A first connection: when the page first read its data instead (lib/first-read.ts).
+      auth: (send) => {
+        const resume = events.auth()
+        const since = resume.lastEventId === undefined ? firstRead()?.since : undefined
+        send({ token, ...resume, ...(since && { since }) })
+      },
       transports: ['polling', 'websocket'],
       timeout: SOCKET.timeoutMs,
       reconnection: false,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import * as firstReadModule from '@/lib/first-read'
 import { createQueryClient } from '@/lib/query-client'
 import { logout, startSession } from '@/lib/session'
 import { testUser, validToken } from '@/test/tokens'
@@ -68,6 +69,20 @@ describe('startRealtime (spec 000 §4, §7)', () => {
 })
 
 describe('reconnecting without losing events (docs/decisions/0043)', () => {
+  it('says on a first connection when the page first read its data, and never after (0066)', async () => {
+    vi.spyOn(firstReadModule, 'firstRead').mockReturnValue({ since: '2026-11-27T09:00:00.000Z', wallAt: 1 })
+    const stop = startRealtime({ queryClient: createQueryClient(), navigate: vi.fn() })
+    const token = validToken()
+    startSession(token, testUser)
+    await vi.waitFor(() => expect(sockets).toHaveLength(1))
+    expect(handshake(sockets[0]!)).toEqual({ token, since: '2026-11-27T09:00:00.000Z' })
+    receive(sockets[0]!, 'connected', { userId: testUser.id, lastEventId: 40, replayedSince: true })
+    expect(handshake(sockets[0]!)).toEqual({ token, lastEventId: 40, firstEventId: 40 })
+    await logout()
+    stop()
+    vi.restoreAllMocks()
+  })
+
   it('sends the last event id seen, and the first, at every reconnection, across a new token', async () => {
     const stop = startRealtime({ queryClient: createQueryClient(), navigate: vi.fn() })
     startSession(validToken(), testUser)

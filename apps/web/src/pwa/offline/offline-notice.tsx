@@ -3,17 +3,18 @@ import { WifiOff } from 'lucide-react'
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useOffline } from './use-offline'
+import { dateFormat, relativeFormat } from '@/lib/intl-formats'
 
 /** Spec 000 §9's relative times (as the dashboard's feed), a short date after a week. */
 function relativeTime(at: number, language: string, now: number): string {
   const seconds = Math.max(0, Math.floor((now - at) / 1000))
   const format = (value: number, unit: Intl.RelativeTimeFormatUnit) =>
-    new Intl.RelativeTimeFormat(language, { numeric: 'auto' }).format(-value, unit)
+    relativeFormat(language, { numeric: 'auto' }).format(-value, unit)
   if (seconds < 60) return format(seconds, 'second')
   if (seconds < 3600) return format(Math.floor(seconds / 60), 'minute')
   if (seconds < 86_400) return format(Math.floor(seconds / 3600), 'hour')
   if (seconds < 7 * 86_400) return format(Math.floor(seconds / 86_400), 'day')
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(at))
+  return dateFormat(language, { dateStyle: 'medium' }).format(new Date(at))
 }
 
 /**

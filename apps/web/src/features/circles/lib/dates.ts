@@ -1,3 +1,4 @@
+import { dateFormat, relativeFormat } from '@/lib/intl-formats'
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Spec 001 §9: under 30 days a date reads 'N days ago', otherwise as a short date. */
 export const RELATIVE_DAYS_LIMIT = 30
@@ -17,7 +18,7 @@ function daysBetween(from: Date, to: Date): number {
 
 /** A short date in the UI language, e.g. "Mar 12, 2025" or "12.03.2025". */
 export function formatShortDate(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso))
+  return dateFormat(language, { dateStyle: 'medium' }).format(new Date(iso))
 }
 
 /** A date as the circle screens show it: relative under 30 days, else a short date, in `language`. */
@@ -29,7 +30,7 @@ export function describeDate(iso: string, language: string, now: Date = new Date
     const past = Math.max(days, 0)
     // "today" and "yesterday" read better than "0 days ago"; from two days on it is 'N days ago'
     // (German would otherwise say "vorgestern").
-    const relative = new Intl.RelativeTimeFormat(language, { numeric: past <= 1 ? 'auto' : 'always' })
+    const relative = relativeFormat(language, { numeric: past <= 1 ? 'auto' : 'always' })
     return { kind: 'relative', text: relative.format(-past, 'day') }
   }
   return { kind: 'date', text: formatShortDate(iso, language) }

@@ -1,15 +1,7 @@
+import { dateFormat, relativeFormat } from '@/lib/intl-formats'
 const MINUTE = 60
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
-
-/** One formatter per language: making one is the costly part (each activity row asks for one). */
-const formatters = new Map<string, Intl.RelativeTimeFormat>()
-function relativeFormat(language: string): Intl.RelativeTimeFormat {
-  let formatter = formatters.get(language)
-  if (!formatter)
-    formatters.set(language, (formatter = new Intl.RelativeTimeFormat(language, { numeric: 'auto' })))
-  return formatter
-}
 
 /**
  * Spec 000 §9: under 60 s in seconds, under 60 min in minutes, under 24 h in hours, under 7 days in
@@ -23,5 +15,5 @@ export function relativeTime(iso: string, language: string, now: number = Date.n
   if (seconds < HOUR) return format(Math.floor(seconds / MINUTE), 'minute')
   if (seconds < DAY) return format(Math.floor(seconds / HOUR), 'hour')
   if (seconds < 7 * DAY) return format(Math.floor(seconds / DAY), 'day')
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso))
+  return dateFormat(language, { dateStyle: 'medium' }).format(new Date(iso))
 }

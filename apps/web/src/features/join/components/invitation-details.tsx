@@ -1,9 +1,10 @@
 import type { TInvitationPreview } from '@circles/shared'
 import { useTranslation } from 'react-i18next'
+import { dateFormat } from '@/lib/intl-formats'
 
 /** A short date in the UI language, e.g. "Mar 12, 2025" or "12.03.2025". */
 function shortDate(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso))
+  return dateFormat(language, { dateStyle: 'medium' }).format(new Date(iso))
 }
 
 /** What the invitation is for: circle, who invited, which address, until when. */

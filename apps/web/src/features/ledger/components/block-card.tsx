@@ -9,6 +9,7 @@ import { Badge } from '@/components/ui/badge'
 import { conditionSummary } from '@/lib/ledger-verification/condition-evidence'
 import { personName } from '@/lib/person-name'
 import { Hash } from './hash'
+import { dateFormat } from '@/lib/intl-formats'
 
 /**
  * Whether the block's content hashes to its recorded hash (and a v3 block's names open its
@@ -37,7 +38,7 @@ export function RedactedNote({ block }: { block: TBlock }) {
 }
 
 export function formatBlockTime(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
 }
 
 /** Why an automatic transfer happened, as its block says (v2, v3); a v1 block does not say. */

@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input'
 import { notify } from '@/lib/notify'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { useRenamePasskey } from '../api/rename-passkey'
+import { dateFormat } from '@/lib/intl-formats'
 
 interface PasskeyRowProps {
   passkey: TPasskeyCredential
@@ -28,8 +29,7 @@ export function PasskeyRow({ passkey, onDelete }: PasskeyRowProps) {
   const renameButton = useRef<HTMLButtonElement>(null)
   const rename = useRenamePasskey()
 
-  const format = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso))
+  const format = (iso: string) => dateFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso))
   const multi = passkey.credentialDeviceType === 'multiDevice'
 
   // Back to where the keyboard was, once the button is there again: after the commit that shows it

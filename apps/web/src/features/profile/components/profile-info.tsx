@@ -11,6 +11,7 @@ import { notify } from '@/lib/notify'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { useUpdateProfile } from '../api/profile'
 import { AvatarPicture } from './avatar-picture'
+import { dateFormat } from '@/lib/intl-formats'
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -95,7 +96,7 @@ export function ProfileInfo({ user }: { user: TUser }) {
         {editing ? null : <Row term={t('info.name')}>{user.name}</Row>}
         <Row term={t('info.email')}>{user.email}</Row>
         <Row term={t('info.created')}>
-          {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(user.createdAt))}
+          {dateFormat(i18n.language, { dateStyle: 'long' }).format(new Date(user.createdAt))}
         </Row>
       </dl>
     </Card>

@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { notify } from '@/lib/notify'
 import { failureText } from '@/lib/server-errors'
 import { useRemoveWitnessKey, useThisWitnessDevice, useWitnessKeys } from '../api/witness-keys'
+import { dateFormat } from '@/lib/intl-formats'
 
 /**
  * Issue 29 (docs/decisions/0064): the devices whose witness keys cosign the account's circles' ledgers,
@@ -125,8 +126,7 @@ function WitnessRow({
 }) {
   const { t, i18n } = useTranslation('profile')
   const nameId = useId()
-  const format = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso))
+  const format = (iso: string) => dateFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(iso))
   return (
     <li className="flex items-start gap-3 py-3">
       <span className="mt-0.5 inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-accent-soft text-accent-text">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { daysUntil } from './invitation-text'
+import { dateFormat, relativeFormat } from '@/lib/intl-formats'
 
 /** Under 30 days "Expires in 6 days" / "tomorrow", else "Expires on <short date>" (spec 001 §9's rule). */
 function useExpiryText(expiresAt: string): string {
@@ -11,10 +12,10 @@ function useExpiryText(expiresAt: string): string {
   const days = daysUntil(expiresAt)
   if (days < 0) return t('admin.pending.expired')
   if (days < 30) {
-    const when = new Intl.RelativeTimeFormat(i18n.language, { numeric: 'auto' }).format(days, 'day')
+    const when = relativeFormat(i18n.language, { numeric: 'auto' }).format(days, 'day')
     return t('admin.pending.expires', { when })
   }
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(expiresAt))
+  const date = dateFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(expiresAt))
   return t('admin.pending.expiresOn', { date })
 }
 
