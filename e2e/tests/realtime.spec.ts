@@ -198,7 +198,7 @@ test('what happens before the live connection is up still reaches the page', asy
   const live = liveConnection(page)
   open()
   await live
-  // The server sent what came since the page read its list (docs/decisions/0066): the list reads again
+  // The server sent what came since the page read its list (docs/decisions/0067): the list reads again
   // for that event, and shows the kayak.
   await expect(page.getByRole('link', { name: 'Kayak' }).first()).toBeVisible()
   expect(listReads).toHaveLength(2)

@@ -127,7 +127,7 @@ if (!/\/assets\/index-[^/]+\.js$/.test(appScripts[0] ?? ''))
 const appScriptsMeta = `<meta name="circles-app-scripts" content="${appScripts.join(' ')}">`
 
 /**
- * What each route's page loads beyond index.html's scripts (docs/decisions/0066): its chunk with what that
+ * What each route's page loads beyond index.html's scripts (docs/decisions/0067): its chunk with what that
  * imports, and its strings in each language. The server lists them as modulepreloads in the index.html it
  * sends for a path of that route (apps/server/src/lib/route-preloads.ts), so a screen's own code and
  * strings load beside the app's scripts instead of after them.

@@ -11,7 +11,7 @@
 export async function loadAppInParts(): Promise<void> {
   const [entry, ...chunks] = listed('circles-app-scripts')
   if (!entry) return
-  // The page's own code and strings too, which the app would ask for once it runs (docs/decisions/0066).
+  // The page's own code and strings too, which the app would ask for once it runs (docs/decisions/0067).
   for (const href of [entry, ...chunks, ...listed('circles-page-scripts')]) preload(href)
   for (const href of [...chunks, entry]) {
     await import(/* @vite-ignore */ href)

@@ -21,7 +21,7 @@ export interface SocketAuth {
   /**
    * A first connection's (no `lastEventId`): the server's time (ISO 8601) before the page read the data it
    * shows. The server sends again the events since then and says so in `connected` (`replayedSince`), so
-   * the page need not fetch everything again (docs/decisions/0066).
+   * the page need not fetch everything again (docs/decisions/0067).
    */
   since?: string
 }

@@ -43,7 +43,7 @@ function better(a: number[], b: number[]): boolean {
 
 /**
  * The scripts a screen's own page needs (written by apps/web/scripts/prerender.mjs as
- * prerender/route-preloads.json, docs/decisions/0066): the index.html sent for a path of that route lists
+ * prerender/route-preloads.json, docs/decisions/0067): the index.html sent for a path of that route lists
  * them as modulepreloads, so they load beside the app's scripts, not after the app has run.
  */
 export function loadRoutePreloads(webDir: string) {

@@ -18,7 +18,7 @@ export interface SocketData {
   lastEventId?: number
   /** The head when the client's first connection began; events before it are never sent again. */
   firstEventId?: number
-  /** A first connection's: the server's time before its page read its data (docs/decisions/0066). */
+  /** A first connection's: the server's time before its page read its data (docs/decisions/0067). */
   since?: Date
   /** The handshake's place in the per-account count, until the socket is in its user's room. */
   admitted?: { release(): void }

@@ -49,7 +49,7 @@ const startLanguage: Language =
   pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
 
 // Signed in: the screen's first requests go out at once (app/screen-data.ts), beside the screen's own
-// code, which the page's HTML has been loading since it arrived (docs/decisions/0066). While they are on
+// code, which the page's HTML has been loading since it arrived (docs/decisions/0067). While they are on
 // their way, the date formatters the screens use are made (lib/intl-formats.ts).
 const { token, user } = getSession()
 if (token && user) {

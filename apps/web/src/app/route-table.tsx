@@ -290,7 +290,7 @@ export interface RouteSource {
 
 /**
  * Every route that shows a page, with the page's source module and translation namespaces. The build
- * turns them into the scripts a screen's HTML preloads (scripts/prerender.mjs, docs/decisions/0066), so
+ * turns them into the scripts a screen's HTML preloads (scripts/prerender.mjs, docs/decisions/0067), so
  * a screen's own code loads beside the app's instead of after it.
  */
 export function routeSources(children: RouteObject[] = routes, parent = ''): RouteSource[] {

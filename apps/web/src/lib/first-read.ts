@@ -1,5 +1,5 @@
 /**
- * When this page first asked the server for data (docs/decisions/0066): the real-time connection's first
+ * When this page first asked the server for data (docs/decisions/0067): the real-time connection's first
  * handshake says so (`since`), and the server sends the events since then, so the page need not fetch
  * all it shows again once connected. The server's time comes from the first answer's Date header, less
  * the time since the first request went out, less a margin (the header counts whole seconds, and the

@@ -136,7 +136,7 @@ describe('real-time events', () => {
   })
 })
 
-describe('what a connection fetches again (docs/decisions/0043, 0066)', () => {
+describe('what a connection fetches again (docs/decisions/0043, 0067)', () => {
   const SHOWN = [['dashboard', 'stats'], ['items', 'list'], ['circles'], ['blocks', 'c']]
 
   it('everything on screen, after a reconnection or when the server did not send what came since', async () => {
@@ -170,7 +170,7 @@ describe('what a connection fetches again (docs/decisions/0043, 0066)', () => {
   })
 })
 
-describe("a page's first connection (docs/decisions/0066)", () => {
+describe("a page's first connection (docs/decisions/0067)", () => {
   it('fetches once what the events sent again ask for, and announces none of them', async () => {
     const { queryClient, socket } = await setup()
     queryClient.setQueryData(['items', 'list'], 'data')

@@ -49,7 +49,7 @@ export function handleEvents(
   // again before `connected` (the server replays them; a repeat is skipped), so a missed request still
   // shows its toast. A page's first connection says when the page first read its data (lib/first-read.ts):
   // the server then sends the events since (`replayedSince`), and only what the page had from before
-  // (its stored queries, offline reading) is fetched again (docs/decisions/0066).
+  // (its stored queries, offline reading) is fetched again (docs/decisions/0067).
   socket.on('connected', ({ lastEventId, replayedSince }) => {
     cursor.connected(lastEventId)
     const asked = [...(replayed?.values() ?? [])]

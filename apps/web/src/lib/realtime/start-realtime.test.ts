@@ -69,7 +69,7 @@ describe('startRealtime (spec 000 §4, §7)', () => {
 })
 
 describe('reconnecting without losing events (docs/decisions/0043)', () => {
-  it('says on a first connection when the page first read its data, and never after (0066)', async () => {
+  it('says on a first connection when the page first read its data, and never after (0067)', async () => {
     vi.spyOn(firstReadModule, 'firstRead').mockReturnValue({ since: '2026-11-27T09:00:00.000Z', wallAt: 1 })
     const stop = startRealtime({ queryClient: createQueryClient(), navigate: vi.fn() })
     const token = validToken()
