@@ -44,16 +44,16 @@ describe('a screen’s first requests, started beside its code (app/screen-data.
     expectEachOnce(fetchMock, Object.keys(answers))
   })
 
-  it('an item’s page finds its item, ownership and handovers', async () => {
+  it('an item’s page finds its item, ownership, handovers and asks to borrow', async () => {
     startSession(validToken(), testUser)
     const answers = {
       [`GET /api/items/${TEST_ITEM_ID}`]: () => json(200, { item: testItem() }),
       [`GET /api/items/${TEST_ITEM_ID}/ownership-status`]: () =>
         json(200, { canDelete: true, ownership: 'COMPLETE', originalOwnerId: testUser.id }),
       [`GET /api/handovers/item/${TEST_ITEM_ID}`]: () => json(200, { handovers: [] }),
+      [`GET /api/items/${TEST_ITEM_ID}/borrow-requests`]: () => json(200, { borrowRequests: [] }),
     }
-    // Anything else the page asks (the loan queue) is not prefetched.
-    const fetchMock = mockApi({ ...answers, 'GET /api/*': () => json(200, { borrowRequests: [] }) })
+    const fetchMock = mockApi(answers)
     prefetchRouteData(`/items/${TEST_ITEM_ID}`, new URLSearchParams(), testUser.id)
     await waitFor(() => expectEachOnce(fetchMock, Object.keys(answers)))
 

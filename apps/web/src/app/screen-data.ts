@@ -18,7 +18,7 @@ import {
 import { readSearch } from '@/features/items/lib/item-search'
 import { blocksQuery } from '@/features/ledger/api/blocks'
 import { ledgerKeysQuery } from '@/lib/ledger-verification/log-api'
-import { asksQuery, loansQuery } from '@/lib/lending/api'
+import { asksQuery, itemAsksQuery, loansQuery } from '@/lib/lending/api'
 
 /** Where a screen is: its path's parameters, its query string, who is signed in. */
 export interface ScreenPlace {
@@ -40,6 +40,7 @@ const itemScreen: ScreenData = (client, { params: { itemId = '' } }) => [
   client.prefetchQuery(itemQuery(itemId)),
   client.prefetchQuery(ownershipStatusQuery(itemId)),
   client.prefetchQuery(itemHandoversQuery(itemId)),
+  client.prefetchQuery(itemAsksQuery(itemId)),
 ]
 
 export const screenData = {

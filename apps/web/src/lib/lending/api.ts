@@ -61,15 +61,15 @@ export const asksQuery = (role: AskRole) =>
 export const useAsks = (role: AskRole) => useQuery(asksQuery(role))
 
 /** GET /items/:id/borrow-requests: the item's queue, in order of asking. */
-export const useItemAsks = (itemId: string, enabled = true) =>
-  useQuery({
-    enabled,
+export const itemAsksQuery = (itemId: string) =>
+  queryOptions({
     queryKey: lendingKeys.itemAsks(itemId),
     queryFn: ({ signal }) =>
       api
         .get(`/items/${enc(itemId)}/borrow-requests`, ZBorrowRequestListResponse, { signal })
         .then((a) => a.borrowRequests),
   })
+export const useItemAsks = (itemId: string) => useQuery(itemAsksQuery(itemId))
 
 /** After every change, refused ones too: the item, its lists, the loans and the dashboard. */
 function useRefresh() {
