@@ -1,5 +1,5 @@
 import type { TBlock, TLedgerReceipt } from '@circles/shared'
-import { type QueryClient, useQueries, useQuery } from '@tanstack/react-query'
+import { type QueryClient, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { isOffline, offlineDeps, useOffline, recordingProofs, storedProofs, storeProofs } from '@/pwa/offline'
 import { ledgerKeysQuery, logApi } from './log-api'
 import { rememberCheckpoint, rememberedCheckpoint } from './checkpoint-store'
@@ -10,11 +10,12 @@ import { witnessCheck } from './witness-check'
 
 /**
  * The server's answers and this device's memory, for the check: the proofs built here from tiles
- * (issue 29), the full ones kept on the device.
+ * (issue 29), the full ones kept on the device; the newest checkpoint when it came with the blocks.
  */
-const onThisDevice = (keys: string[]): VerifyDeps => ({
+const onThisDevice = (keys: string[], delivered?: string): VerifyDeps => ({
   keys,
   checkpoint: logApi.checkpoint,
+  delivered,
   ...tileProofs({ fetchTile: logApi.tile, kept: keptTiles, keep: keepTiles, keyOf: tileKey }),
   remembered: rememberedCheckpoint,
   remember: rememberCheckpoint,
@@ -32,21 +33,23 @@ export async function keepReceipt(queryClient: QueryClient, circleId: string, re
 /**
  * The device check of a ledger page. Online: against the server's newest checkpoint, and the proofs it
  * built from tiles are stored with that checkpoint, this device cosigns it and reads the other members'
- * cosignatures for a split view (witness-check.ts). Offline: the same check on the stored checkpoint and proofs
- * (issue 27, docs/decisions/0054), its result marked with when they were stored.
+ * cosignatures for a split view (witness-check.ts); `delivered`, the newest checkpoint that came with the
+ * shown blocks, spares asking for it (docs/decisions/0066). Offline: the same check on the stored
+ * checkpoint and proofs (issue 27, docs/decisions/0054), its result marked with when they were stored.
  */
 export async function checkOnThisDevice(
   circleId: string,
   shown: readonly ShownBlock[],
   keys: string[],
   offline: boolean = isOffline(),
+  delivered?: string,
 ): Promise<CircleVerification> {
   if (offline) {
     const stored = await storedProofs(circleId)
     const result = await verifyCircle(circleId, shown, offlineDeps(keys, rememberedCheckpoint))
     return result.state === 'verified' && stored ? { ...result, offlineFrom: stored.storedAt } : result
   }
-  const { deps, recorded } = recordingProofs(onThisDevice(keys))
+  const { deps, recorded } = recordingProofs(onThisDevice(keys, delivered))
   const result = await verifyCircle(circleId, shown, deps)
   if (result.state === 'verified') {
     const { size, note, rootHash, verifiedAt } = result
@@ -73,11 +76,17 @@ export interface CircleCheck {
  * Checks every circle a ledger page shows, on this device (issue 14): each circle's newest signed
  * checkpoint against the one this device remembered, and every shown block's place in it. `circleId`
  * names a circle to check even when it shows no block (a log emptied by a rollback is caught too).
+ *
+ * `checkpoint`: the newest checkpoint the blocks came with (docs/decisions/0066), given only while that
+ * answer is fresh. The first check of these blocks takes it instead of asking the server; once a check
+ * answered, asking it again (`ledger_cosigned`) asks the server, for the newest cosignatures.
  */
 export function useLedgerVerification(
   blocks: readonly TBlock[] | undefined,
   circleId?: string,
+  checkpoint?: string,
 ): CircleCheck[] {
+  const queryClient = useQueryClient()
   const keys = useQuery(ledgerKeysQuery)
   const offline = useOffline()
   const circles = new Map<string, { name: string; blocks: TBlock[] }>()
@@ -94,7 +103,14 @@ export function useLedgerVerification(
       // The shown blocks are part of the key: a new block (a live update) is checked again.
       // Offline and online are two checks: back online, the server's newest checkpoint is asked again.
       queryKey: ['ledger', 'verification', id, shown.map((b) => b.hash).join(','), offline],
-      queryFn: () => checkOnThisDevice(id, shown, keys.data!, offline),
+      queryFn: ({ queryKey }: { queryKey: readonly unknown[] }) =>
+        checkOnThisDevice(
+          id,
+          shown,
+          keys.data!,
+          offline,
+          queryClient.getQueryData(queryKey) === undefined ? deliveredFor(checkpoint, id) : undefined,
+        ),
       enabled: keys.isSuccess,
       // Offline it runs too, on what this device stored (react-query would otherwise pause it).
       networkMode: 'always' as const,
@@ -114,4 +130,11 @@ export function useLedgerVerification(
       retry: () => void (keys.isError ? keys.refetch() : query.refetch()),
     }
   })
+}
+
+/** The delivered checkpoint if it is the log of `circleId` (its origin's last part names the circle). */
+function deliveredFor(checkpoint: string | undefined, circleId: string) {
+  return checkpoint?.slice(0, checkpoint.indexOf('\n')).endsWith(`/circle/${circleId}`)
+    ? checkpoint
+    : undefined
 }
