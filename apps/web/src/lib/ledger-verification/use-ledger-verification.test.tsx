@@ -7,7 +7,7 @@ import { act, renderHook, waitFor } from '@/test/testing-library'
 import { CIRCLE, log } from '@/test/ledger-device'
 import type * as Offline from '@/pwa/offline'
 import type { RememberedCheckpoint } from './verify-circle'
-import { useLedgerVerification } from './use-ledger-verification'
+import { type BlocksAnswer, useLedgerVerification } from './use-ledger-verification'
 
 // The server: a log of 4 blocks; how often its newest checkpoint was asked for.
 const server = vi.hoisted(() => ({ asked: 0, note: '', leaves: [] as Uint8Array[] }))
@@ -47,12 +47,15 @@ server.note = served.note(4)
 server.leaves = served.blocks.map((b) => hexToHash(b.hash))
 const blocks = served.blocks as unknown as TBlock[]
 
-function setUp(checkpoint?: string) {
+function setUp(checkpoint?: string, fresh = true, isFetching = false) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
   )
-  const hook = renderHook(() => useLedgerVerification(blocks, CIRCLE, checkpoint), { wrapper })
+  const hook = renderHook((answer: BlocksAnswer) => useLedgerVerification(blocks, CIRCLE, answer), {
+    wrapper,
+    initialProps: { checkpoint, isStale: !fresh, isFetching },
+  })
   return { client, hook }
 }
 
@@ -73,7 +76,24 @@ describe("the ledger page's check (docs/decisions/0066)", () => {
     expect(hook.result.current[0]?.result).toMatchObject({ state: 'verified', size: 4 })
   })
 
-  it('asks when no checkpoint came, or one of another circle', async () => {
+  it('checks blocks shown from an older answer when the fresh one is here, with its checkpoint', async () => {
+    // A reload: the blocks this device stored are shown while they are asked again.
+    const { hook } = setUp(served.note(3), false, true)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(hook.result.current[0]?.status).toBe('pending')
+    expect(server.asked).toBe(0)
+    hook.rerender({ checkpoint: served.note(4), isStale: false, isFetching: false })
+    await waitFor(() => expect(hook.result.current[0]?.result).toMatchObject({ state: 'verified', size: 4 }))
+    expect(server.asked).toBe(0)
+  })
+
+  it('asks when no checkpoint came, one of another circle, or one from an older answer', async () => {
+    const stale = setUp(served.note(4), false)
+    await waitFor(() => expect(stale.hook.result.current[0]?.status).toBe('done'))
+    expect(server.asked).toBe(1)
+    stale.hook.unmount()
+    server.asked = 0
+
     const without = setUp()
     await waitFor(() => expect(without.hook.result.current[0]?.status).toBe('done'))
     expect(server.asked).toBe(1)

@@ -73,22 +73,36 @@ export interface CircleCheck {
 }
 
 /**
+ * The answer a ledger page's blocks came in (docs/decisions/0066): the circle log's newest checkpoint,
+ * and whether the answer is fresh or being asked again (a page opened on what this device stored).
+ */
+export interface BlocksAnswer {
+  checkpoint?: string
+  isStale: boolean
+  isFetching: boolean
+}
+
+/**
  * Checks every circle a ledger page shows, on this device (issue 14): each circle's newest signed
  * checkpoint against the one this device remembered, and every shown block's place in it. `circleId`
  * names a circle to check even when it shows no block (a log emptied by a rollback is caught too).
  *
- * `checkpoint`: the newest checkpoint the blocks came with (docs/decisions/0066), given only while that
- * answer is fresh. The first check of these blocks takes it instead of asking the server; once a check
- * answered, asking it again (`ledger_cosigned`) asks the server, for the newest cosignatures.
+ * With the blocks' `answer` (docs/decisions/0066): the first check of these blocks takes the checkpoint
+ * they came with instead of asking the server, while that answer is fresh; once a check answered,
+ * asking it again (`ledger_cosigned`) asks the server, for the newest cosignatures. Blocks shown from
+ * an older answer while a fresh one is on its way (a reload opens on the stored ones) are checked when
+ * it is here, with its checkpoint; offline, or when that fails, at once, as before.
  */
 export function useLedgerVerification(
   blocks: readonly TBlock[] | undefined,
   circleId?: string,
-  checkpoint?: string,
+  answer?: BlocksAnswer,
 ): CircleCheck[] {
   const queryClient = useQueryClient()
   const keys = useQuery(ledgerKeysQuery)
   const offline = useOffline()
+  const delivered = answer && !answer.isStale ? answer.checkpoint : undefined
+  const awaitFresh = !offline && !!answer?.isStale && answer.isFetching
   const circles = new Map<string, { name: string; blocks: TBlock[] }>()
   if (circleId && blocks) circles.set(circleId, { name: '', blocks: [] })
   for (const block of blocks ?? []) {
@@ -99,24 +113,28 @@ export function useLedgerVerification(
   }
   const entries = [...circles]
   const results = useQueries({
-    queries: entries.map(([id, { blocks: shown }]) => ({
+    queries: entries.map(([id, { blocks: shown }]) => {
       // The shown blocks are part of the key: a new block (a live update) is checked again.
       // Offline and online are two checks: back online, the server's newest checkpoint is asked again.
-      queryKey: ['ledger', 'verification', id, shown.map((b) => b.hash).join(','), offline],
-      queryFn: ({ queryKey }: { queryKey: readonly unknown[] }) =>
-        checkOnThisDevice(
-          id,
-          shown,
-          keys.data!,
-          offline,
-          queryClient.getQueryData(queryKey) === undefined ? deliveredFor(checkpoint, id) : undefined,
-        ),
-      enabled: keys.isSuccess,
-      // Offline it runs too, on what this device stored (react-query would otherwise pause it).
-      networkMode: 'always' as const,
-      staleTime: Infinity,
-      retry: 1,
-    })),
+      const queryKey = ['ledger', 'verification', id, shown.map((b) => b.hash).join(','), offline]
+      const firstCheck = () => queryClient.getQueryData(queryKey) === undefined
+      return {
+        queryKey,
+        queryFn: () =>
+          checkOnThisDevice(
+            id,
+            shown,
+            keys.data!,
+            offline,
+            firstCheck() ? deliveredFor(delivered, id) : undefined,
+          ),
+        enabled: keys.isSuccess && !(awaitFresh && firstCheck()),
+        // Offline it runs too, on what this device stored (react-query would otherwise pause it).
+        networkMode: 'always' as const,
+        staleTime: Infinity,
+        retry: 1,
+      }
+    }),
   })
   return entries.map(([id, { name }], i) => {
     const query = results[i]!

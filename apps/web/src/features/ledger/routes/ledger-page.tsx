@@ -96,12 +96,12 @@ export function LedgerPage() {
   const blocks = useBlocks({ circleId, itemId })
   const verify = useVerifyCircle()
   const exported = useGuardedMutation({ mutationFn: downloadExport })
-  // The checkpoint that came with the blocks spares the check a request, while it is fresh (0066).
-  const checks = useLedgerVerification(
-    blocks.data?.blocks,
-    circleId,
-    blocks.isStale ? undefined : blocks.data?.checkpoint,
-  )
+  // The checkpoint that came with the blocks spares the check a request (docs/decisions/0066).
+  const checks = useLedgerVerification(blocks.data?.blocks, circleId, {
+    checkpoint: blocks.data?.checkpoint,
+    isStale: blocks.isStale,
+    isFetching: blocks.isFetching,
+  })
   const inLog = new Set(checks.flatMap((c) => (c.result?.state === 'verified' ? c.result.blockIds : [])))
   const [circleFilter, setCircleFilter] = useState(circleId ?? '')
   const [itemFilter, setItemFilter] = useState(itemId ?? '')
