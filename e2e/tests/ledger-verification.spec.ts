@@ -223,11 +223,13 @@ test('a device that cannot reach the server says so, checks again when it is bac
 }) => {
   const { ben, circleId } = await circleWithBlocks(request, 'ledger-offline', 1)
   await signInAs(page, ben)
-  // The network drops as the page asks for the checkpoint: no call reaches the server (the app's probe
-  // of /api/health neither), until it comes back; then the app finds the server and checks by itself.
+  // The network drops as the check asks for the checkpoint or its tiles (the ledger page's blocks come
+  // with the checkpoint, docs/decisions/0066): no call reaches the server (the app's probe of
+  // /api/health neither), until it comes back; then the app finds the server and checks by itself.
   let down = true
   const drop = (route: Route) => (down ? route.abort('failed') : route.fallback())
   await page.route('**/api/ledger/*/checkpoint', drop)
+  await page.route('**/api/ledger/*/tile/**', drop)
   await page.route('**/api/health', drop)
   await page.goto(`/blockchain/circle/${circleId}`)
   await expect(page.getByText('The ledger could not be checked on this device')).toBeVisible()
@@ -236,7 +238,25 @@ test('a device that cannot reach the server says so, checks again when it is bac
   down = false
   await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
 
+  // Opened again, the check needs no request of its own: the checkpoint came with the blocks and every
+  // tile is kept on the device. Held, the checkpoint and tile requests do not hold it up.
+  const held: Route[] = []
+  const hold = (route: Route) => void held.push(route)
+  await page.route('**/api/ledger/*/checkpoint', hold)
+  await page.route('**/api/ledger/*/tile/**', hold)
+  await page.reload()
+  await expect(deviceCheck(page).getByText('Verified on this device')).toBeVisible()
+  expect(
+    held.map((route) => new URL(route.request().url()).pathname).filter((p) => p.includes('/tile/')),
+  ).toEqual([])
+  await page.unroute('**/api/ledger/*/checkpoint', hold)
+  await page.unroute('**/api/ledger/*/tile/**', hold)
+  for (const route of held) await route.fallback()
+
   // The server answers but refuses (too many checks): its reason, and Check again once it would agree.
+  // A block's page asks for the checkpoint itself.
+  const listed = await request.get(`/api/blockchain/circle/${circleId}`, { headers: auth(ben) })
+  const [block] = (await listed.json()).blocks as { id: string }[]
   let refuse = true
   await page.route('**/api/ledger/*/checkpoint', (route) =>
     refuse
@@ -247,7 +267,7 @@ test('a device that cannot reach the server says so, checks again when it is bac
         })
       : route.fallback(),
   )
-  await page.reload()
+  await page.goto(`/blockchain/${block!.id}`)
   await expect(page.getByText(/The server answered: Too many requests/)).toBeVisible()
   refuse = false
   await page.getByRole('button', { name: 'Check again' }).click()

@@ -217,6 +217,40 @@ describe('cosignatures', () => {
     expect(await currentCheckpoint(t, ida, circle.id)).toBe(served)
   })
 
+  it("gives a circle's and an item's blocks the newest checkpoint with its cosignatures (docs/decisions/0066)", async () => {
+    const { ida, ben, circle } = await circleWith(2)
+    const list = async (url: string) => {
+      const res = await t.app.inject({ url: `/api/blockchain${url}`, headers: ben.auth })
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json() as {
+        blocks: { content: { height: number; item: { id: string } } }[]
+        checkpoint?: string
+      }
+    }
+    const idaPhone = await witnessDevice(t, ida)
+    const note = await currentCheckpoint(t, ida, circle.id)
+    await submitCosignature(t, ida, circle.id, { checkpoint: note, cosignature: idaPhone.cosign(note) })
+    const served = await currentCheckpoint(t, ben, circle.id)
+    expect(served).not.toBe(note)
+    const ofCircle = await list(`/circle/${circle.id}`)
+    expect(ofCircle.checkpoint).toBe(served)
+    expect(openCheckpoint(served, keys()).checkpoint.size).toBe(ofCircle.blocks.length)
+    expect((await list(`/item/${ofCircle.blocks[0]!.content.item.id}`)).checkpoint).toBe(served)
+    // The list of every circle names no one checkpoint.
+    expect((await list('')).checkpoint).toBeUndefined()
+    // After an append the list's checkpoint holds the new block.
+    await handOver(t, ida, ben, (await createItem(t, ida, circle.id, 'T2')).id)
+    const after = await list(`/circle/${circle.id}`)
+    expect(after.blocks.map((b) => b.content.height)).toEqual([2, 1, 0])
+    expect(after.checkpoint).toBe(await currentCheckpoint(t, ben, circle.id))
+    expect(openCheckpoint(after.checkpoint!, keys()).checkpoint.size).toBe(3)
+    // A circle with no block yet: the empty log's checkpoint, as GET …/checkpoint signs it.
+    const empty = await createCircle(t, ida)
+    const none = (await t.app.inject({ url: `/api/blockchain/circle/${empty.id}`, headers: ida.auth })).json()
+    expect(none).toEqual({ blocks: [], checkpoint: await currentCheckpoint(t, ida, empty.id) })
+    expect(openCheckpoint(none.checkpoint, keys()).checkpoint.size).toBe(0)
+  })
+
   it('keeps a cosignature on an older checkpoint with that checkpoint, not the newest', async () => {
     const { ida, ben, circle } = await circleWith(1)
     const device = await witnessDevice(t, ida)

@@ -9,6 +9,7 @@ import {
   emptyRoot,
   frontierRoot,
   inclusionProof,
+  inclusionVerifier,
   leafHash,
   merkleTree,
   nodeHash,
@@ -189,6 +190,43 @@ describe('against a plain reference, for random trees (fast-check)', () => {
         const oldRoot = referenceRoot(leaves.slice(0, from))
         expect(verifyConsistency(from, size, oldRoot, tree.root(), consistency)).toBe(true)
       }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('checks many audit paths of one tree together as each alone, in any order (inclusionVerifier)', async () => {
+    const fc = await import('fast-check')
+    const damage = fc.constantFrom('none', 'leaf', 'flip', 'drop', 'add')
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.nat(),
+        fc.array(fc.tuple(fc.nat(), damage, fc.nat()), { minLength: 1, maxLength: 40 }),
+        (size, seed, asks) => {
+          const leaves = treeOf(size, seed)
+          const tree = merkleTree(leaves)
+          const verify = inclusionVerifier(size, tree.root())
+          for (const [a, kind, bit] of asks) {
+            const index = a % size
+            let [leaf, proof] = [leaves[index]!, tree.inclusionProof(index)]
+            if (kind === 'leaf') leaf = flip(leaf, bit)
+            if (kind === 'flip' && proof.length > 0)
+              proof = proof.map((h, i) => (i === bit % proof.length ? flip(h, bit) : h))
+            if (kind === 'drop' && proof.length > 0) proof = proof.filter((_, i) => i !== bit % proof.length)
+            if (kind === 'add') proof = [...proof, leaves[0]!]
+            const alone = verifyInclusion(index, size, leaf, proof, tree.root())
+            const together = verify(index, leaf, proof)
+            // Never true for a leaf that is not the tree's at `index`; true whenever the proof alone is.
+            if (together) expect(hex(leaf)).toBe(hex(leaves[index]!))
+            if (alone) expect(together).toBe(true)
+            if (kind === 'none') expect(together).toBe(true)
+            if (kind === 'leaf') expect(together).toBe(false)
+          }
+          // Outside the tree, or against another root: never.
+          expect(verify(size, leaves[0]!, tree.inclusionProof(0))).toBe(false)
+          if (size > 1) expect(inclusionVerifier(size - 1, tree.root())(0, leaves[0]!, [])).toBe(false)
+        },
+      ),
       { numRuns: 300 },
     )
   })

@@ -172,6 +172,54 @@ export function verifyInclusion(
 }
 
 /**
+ * Audit paths of many leaves of one signed tree checked together, with the hashing the paths share done
+ * once: a walk up from a leaf ends at the first node that an earlier, verified walk passed (its hashes
+ * above that node were shown to make the root), and holds when it computed the same hash for that node.
+ * What it answers is what `verifyInclusion` is used for: whether the leaf is the tree's leaf at `index`.
+ * A true answer means an audit path that makes the root exists for it (the proof's lower hashes with an
+ * earlier path's upper ones); a false one, that this proof does not make the root (a path reaching a
+ * proven node with another hash could not, short of a SHA-256 collision). It may say true where
+ * `verifyInclusion` says false only for a proof whose unused upper hashes are wrong. The newest blocks of
+ * a ledger page share all but their lowest levels: 50 paths cost about 130 hashes instead of 1,000.
+ */
+export function inclusionVerifier(size: number, root: Hash) {
+  /** Hashes of nodes on verified paths, by `${first leaf}:${end}`. */
+  const proven = new Map<string, Hash>()
+  return function verify(index: number, leaf: Hash, proof: readonly Hash[]): boolean {
+    if (!Number.isInteger(index) || !Number.isInteger(size) || index < 0 || index >= size) return false
+    if (leaf.length !== 32 || root.length !== 32 || proof.some((hash) => hash.length !== 32)) return false
+    const sides = proofSides(index, size - 1, proof.length)
+    if (!sides) return false
+    const walked: [string, Hash][] = []
+    const holds = (known: Hash, hash: Hash) => {
+      const equal = equalHashes(known, hash)
+      if (equal) for (const [node, h] of walked) proven.set(node, h)
+      return equal
+    }
+    // The node the walk is at spans leaves [fn·2^level, min((fn+1)·2^level, size)), walking as
+    // proofSides does (a last node without a sibling is carried up unchanged).
+    let [fn, level, hash] = [index, 0, leaf]
+    for (let i = 0; i < proof.length; i++) {
+      const span = 2 ** level
+      const node = `${fn * span}:${Math.min((fn + 1) * span, size)}`
+      const known = proven.get(node)
+      if (known) return holds(known, hash)
+      walked.push([node, hash])
+      hash = sides[i] ? nodeHash(proof[i]!, hash) : nodeHash(hash, proof[i]!)
+      if (sides[i] && !isOdd(fn)) {
+        do {
+          fn = half(fn)
+          level++
+        } while (!isOdd(fn) && fn !== 0)
+      }
+      fn = half(fn)
+      level++
+    }
+    return holds(root, hash)
+  }
+}
+
+/**
  * Whether `proof` shows the tree of `size1` with `root1` to be a prefix of the tree of `size2` with
  * `root2` (RFC 9162 §2.1.4.2). A check from the empty tree proves nothing and is refused.
  */

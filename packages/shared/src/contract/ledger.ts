@@ -116,7 +116,14 @@ export const ZBlock = named(
 )
 export type TBlock = z.infer<typeof ZBlock>
 
-export const ZBlockListResponse = z.object({ blocks: z.array(ZBlock) })
+/**
+ * GET /blockchain, /blockchain/circle/:circleId, /blockchain/item/:itemId: newest first. A circle's and
+ * an item's list also carry `checkpoint` (docs/decisions/0066): the circle log's newest signed checkpoint
+ * with its cosignature lines, as GET /api/ledger/:circleId/checkpoint answers it, read after the blocks
+ * (so every listed block is in it); absent on /blockchain and while the log has none signed.
+ */
+export const ZBlockListResponse = z.object({ blocks: z.array(ZBlock), checkpoint: z.optional(z.string()) })
+export type TBlockListResponse = z.infer<typeof ZBlockListResponse>
 export const ZBlockResponse = z.object({ block: ZBlock })
 
 export const ZBlockIdParams = z.object({ id: z.uuid({ error: MESSAGES.blockNotFound }) })

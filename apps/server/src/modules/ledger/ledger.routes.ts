@@ -45,14 +45,12 @@ export function ledgerRoutes(ledger: LedgerService) {
     app.get(
       '/item/:itemId',
       { onRequest, schema: { ...listed, params: ZBlockItemParams } },
-      async (request) => ({
-        blocks: await ledger.listItem(currentUser(request), request.params.itemId),
-      }),
+      async (request) => ledger.listItem(currentUser(request), request.params.itemId),
     )
     app.get(
       '/circle/:circleId',
       { onRequest, schema: { ...listed, params: ZBlockCircleParams } },
-      async (request) => ({ blocks: await ledger.listCircle(currentUser(request), request.params.circleId) }),
+      async (request) => ledger.listCircle(currentUser(request), request.params.circleId),
     )
     app.get(
       '/:id',

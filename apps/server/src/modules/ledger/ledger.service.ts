@@ -410,17 +410,34 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
     return views(await repo.listForMember(ctx.db, actor.id, LIST_LIMIT), actor)
   }
 
-  async function listCircle(actor: TUser, circleId: string): Promise<TBlock[]> {
+  /**
+   * A circle's newest blocks with the log's newest checkpoint (docs/decisions/0066), so the device
+   * checks them without asking for it again.
+   */
+  async function listCircle(actor: TUser, circleId: string) {
     await requireMember(ctx.db, circleId, actor)
-    return views(await repo.listForCircle(ctx.db, actor.id, circleId, LIST_LIMIT), actor)
+    return listed(circleId, await repo.listForCircle(ctx.db, actor.id, circleId, LIST_LIMIT), actor)
   }
 
   /** An item's chain, for the members of its circle; anyone else gets the 404 of a foreign resource. */
-  async function listItem(actor: TUser, itemId: string): Promise<TBlock[]> {
+  async function listItem(actor: TUser, itemId: string) {
     const circleId = await repo.circleOfItem(ctx.db, itemId)
     if (!circleId) throw notFound()
     await requireMember(ctx.db, circleId, actor)
-    return views(await repo.listForItem(ctx.db, actor.id, itemId, LIST_LIMIT), actor)
+    return listed(circleId, await repo.listForItem(ctx.db, actor.id, itemId, LIST_LIMIT), actor)
+  }
+
+  /**
+   * One circle's blocks as their views, with its newest checkpoint. The checkpoint is read after the
+   * blocks (an append writes its block and the head in one transaction): every listed block is in it.
+   */
+  async function listed(
+    circleId: string,
+    rows: BlockViewRow[],
+    actor: TUser,
+  ): Promise<{ blocks: TBlock[]; checkpoint?: string }> {
+    const [blocks, checkpoint] = await Promise.all([views(rows, actor), newestCheckpoint(circleId)])
+    return checkpoint === undefined ? { blocks } : { blocks, checkpoint }
   }
 
   async function get(actor: TUser, id: string): Promise<TBlock> {
@@ -523,11 +540,20 @@ export function createLedgerService(ctx: AppContext, signer: LedgerSigner, condi
    */
   async function checkpoint(actor: TUser, circleId: string): Promise<string> {
     await requireMember(ctx.db, circleId, actor)
-    const head = await repo.headOf(ctx.db, circleId)
-    // Issue 29: with the cosignatures of members' devices and outside witnesses (docs/decisions/0059).
-    if (head?.checkpoint)
-      return addSignatureLines(head.checkpoint, await witnessRepo.cosignersLines(ctx.db, circleId, head.size))
-    if (head && head.size > 0) throw new AppError('CONFLICT', MESSAGES.ledgerNotSignedYet)
+    const note = await newestCheckpoint(circleId)
+    if (note === undefined) throw new AppError('CONFLICT', MESSAGES.ledgerNotSignedYet)
+    return note
+  }
+
+  /**
+   * For a caller whose access was checked: the newest checkpoint with the cosignature lines of its size
+   * (docs/decisions/0059), head and lines read in one query; undefined while a log with entries has none
+   * signed yet.
+   */
+  async function newestCheckpoint(circleId: string): Promise<string | undefined> {
+    const head = await witnessRepo.cosignedHead(ctx.db, circleId)
+    if (head?.checkpoint) return addSignatureLines(head.checkpoint, head.lines)
+    if (head && head.size > 0) return undefined
     return signCheckpoint(
       { origin: originOf(circleId), size: 0, rootHash: emptyRoot(), extensions: [] },
       signer,

@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
 import {
   circleMembers,
   circles,
   ledgerCosignatures,
+  ledgerHeads,
   ledgerWitnessCosignatures,
   users,
   witnessKeys,
@@ -153,12 +154,12 @@ export async function insertCosignature(
 }
 
 /**
- * Every cosignature line on the circle's checkpoint of `size`, in one query: members' devices (current
- * members only, oldest first), then outside witnesses (by name).
+ * The cosignature lines on the circle's checkpoint of `size` (SQL expressions, so a query can take them
+ * from a row it reads), ordered as served: members' devices (current members only, oldest first), then
+ * outside witnesses (by name). A JSON array of strings, empty when there are none.
  */
-export async function cosignersLines(db: Executor, circleId: string, size: number): Promise<string[]> {
-  const result = (await db.execute(sql`
-    select line from (
+const linesOf = (circleId: SQL, size: SQL) => sql`coalesce((
+    select json_agg(l.line order by l.kind, l.created_at, l.name) from (
       select c.line, 0 as kind, c.created_at, k.name
       from ${ledgerCosignatures} c
       join ${witnessKeys} k on k.id = c.witness_key_id
@@ -168,9 +169,37 @@ export async function cosignersLines(db: Executor, circleId: string, size: numbe
       select w.line, 1 as kind, w.created_at, w.witness as name
       from ${ledgerWitnessCosignatures} w
       where w.circle_id = ${circleId} and w.size = ${size}
-    ) lines
-    order by kind, created_at, name`)) as unknown as { rows: { line: string }[] }
-  return result.rows.map((row) => row.line)
+    ) l
+  ), '[]'::json)`
+
+/** A JSON column as the driver gives it: parsed by node-postgres and PGlite, text should one not. */
+const jsonArray = (value: unknown): string[] =>
+  (typeof value === 'string' ? JSON.parse(value) : value) as string[]
+
+/** Every cosignature line on the circle's checkpoint of `size`, in one query (see linesOf). */
+export async function cosignersLines(db: Executor, circleId: string, size: number): Promise<string[]> {
+  const result = (await db.execute(
+    sql`select ${linesOf(sql`${circleId}::uuid`, sql`${size}::integer`)} as lines`,
+  )) as unknown as { rows: { lines: unknown }[] }
+  return jsonArray(result.rows[0]!.lines)
+}
+
+/**
+ * The circle log's head (its size and newest signed checkpoint) with the cosignature lines on that
+ * checkpoint, in one query, so the lines are those of the size read (the newest checkpoint's answer,
+ * docs/decisions/0066); undefined for a circle that has no head yet.
+ */
+export async function cosignedHead(
+  db: Executor,
+  circleId: string,
+): Promise<{ size: number; checkpoint: string | null; lines: string[] } | undefined> {
+  const result = (await db.execute(sql`
+    select h.size, h.checkpoint, ${linesOf(sql`h.circle_id`, sql`h.size`)} as lines
+    from ${ledgerHeads} h where h.circle_id = ${circleId}`)) as unknown as {
+    rows: { size: number | string; checkpoint: string | null; lines: unknown }[]
+  }
+  const row = result.rows[0]
+  return row && { size: Number(row.size), checkpoint: row.checkpoint, lines: jsonArray(row.lines) }
 }
 
 export interface CosignatureOfLog {

@@ -13,7 +13,7 @@ import {
 import { describe, expect, it } from 'vitest'
 import { conditionBlock } from '@/test/condition-block'
 import { CIRCLE, content, device, log, signer } from '@/test/ledger-device'
-import { type ShownBlock, verifyCircle } from './verify-circle'
+import { type RememberedCheckpoint, type ShownBlock, verifyCircle } from './verify-circle'
 
 describe('verifying a circle on this device', () => {
   it('verifies a first visit and a grown log, remembering the newest checkpoint', async () => {
@@ -102,6 +102,55 @@ describe('verifying a circle on this device', () => {
       content: { ...server.blocks[1]!.content, to: { id: 'x', name: 'X' } } as BlockContent,
     }
     expect(await verifyCircle(CIRCLE, [edited], device(server).deps)).toMatchObject({ reason: 'hash' })
+  })
+
+  it('checks the checkpoint delivered with the blocks without asking, unless it is older than what it remembers', async () => {
+    const server = log(7)
+    const asked: number[] = []
+    const at = (memory?: Map<string, RememberedCheckpoint>) => {
+      const { deps } = device(server, memory)
+      deps.checkpoint = async () => (asked.push(7), server.note(7))
+      return deps
+    }
+    // Delivered with the page's blocks: checked and remembered, the server not asked.
+    const { memory } = device(server)
+    const first = await verifyCircle(CIRCLE, server.blocks.slice(0, 5), {
+      ...at(memory),
+      delivered: server.note(5),
+    })
+    expect(first).toMatchObject({ state: 'verified', size: 5, note: server.note(5) })
+    expect(asked).toEqual([])
+    // A delivered answer smaller than what the device verified since (a cached page): no rollback,
+    // the server's newest is asked and checked.
+    await verifyCircle(CIRCLE, [], at(memory))
+    expect(memory.get(CIRCLE)?.size).toBe(7)
+    asked.length = 0
+    const cached = await verifyCircle(CIRCLE, server.blocks.slice(0, 5), {
+      ...at(memory),
+      delivered: server.note(5),
+    })
+    expect(cached).toMatchObject({ state: 'verified', size: 7 })
+    expect(asked).toEqual([7])
+    // What the delivered answer proves is what any answer proves: a rewritten one is the alarm.
+    const forked = log(7, { height: 2, to: 'Mallory' })
+    const fork = await verifyCircle(CIRCLE, [], { ...at(memory), delivered: forked.note(7) })
+    expect(fork).toMatchObject({ state: 'alarm', reason: 'fork' })
+    if (fork.state === 'alarm') expect(fork.evidence.received).toBe(forked.note(7))
+    // A receipt's checkpoint comes before a delivered one.
+    const receipt = {
+      blockId: server.blocks[6]!.id,
+      index: 6,
+      size: 7,
+      leafHash: server.blocks[6]!.hash,
+      proof: server.tree.inclusionProof(6, 7).map(hashToHex),
+      checkpoint: server.note(7),
+    }
+    expect(await verifyCircle(CIRCLE, [], { ...at(memory), delivered: 'not a note' }, receipt)).toMatchObject(
+      {
+        state: 'verified',
+        size: 7,
+      },
+    )
   })
 
   it("keeps a confirmation's receipt: its block proven in the signed tree that extends what was seen", async () => {

@@ -2,7 +2,10 @@ import {
   checkBlock,
   hashToHex,
   hexToHash,
+  inclusionVerifier,
   openCheckpoint,
+  parseCheckpoint,
+  parseNote,
   parseVerifierKey,
   TileMismatchError,
   verifyConsistency,
@@ -122,6 +125,12 @@ export interface ShownBlock {
 export interface VerifyDeps {
   keys: string[]
   checkpoint(circleId: string): Promise<string>
+  /**
+   * The newest checkpoint the server sent with the shown blocks (docs/decisions/0066), checked instead of
+   * asking `checkpoint`; asked anyway when it is smaller than what this device remembers (an answer that
+   * waited in a cache while this device verified a newer one elsewhere is no rollback).
+   */
+  delivered?: string
   consistency(circleId: string, from: number, to: number, rootHash: Hash): Promise<{ proof: string[] }>
   inclusions(
     circleId: string,
@@ -135,6 +144,15 @@ export interface VerifyDeps {
 }
 
 const PROOFS_PER_CALL = 500
+
+/** A checkpoint's size as its text says (unchecked: its signature is checked where it is used). */
+function sizeOf(note: string): number {
+  try {
+    return parseCheckpoint(parseNote(note).text).size
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
+}
 
 /**
  * Checks a circle's log on this device (issue 14): the newest checkpoint's signature and origin, that it
@@ -153,8 +171,11 @@ export async function verifyCircle(
 ): Promise<CircleVerification> {
   const now = () => (deps.now ?? (() => new Date()))()
   const known: NoteKey[] = deps.keys.map(parseVerifierKey)
-  const received = receipt?.checkpoint ?? (await deps.checkpoint(circleId))
+  const delivered = receipt ? undefined : deps.delivered
+  let received = receipt?.checkpoint ?? delivered ?? (await deps.checkpoint(circleId))
   const remembered = (await deps.remembered(circleId)) ?? null
+  if (delivered !== undefined && remembered && sizeOf(delivered) < remembered.size)
+    received = await deps.checkpoint(circleId)
   let checkpoint: Checkpoint | undefined
   const alarm = (reason: AlarmReason, extra: Pick<Evidence, 'proof' | 'block'> = {}): CircleVerification => ({
     state: 'alarm',
@@ -236,6 +257,9 @@ export async function verifyCircle(
     if (checkBlock(block) === 'mismatch') return alarm('hash', { block: described })
     if (block.content.height >= checkpoint.size) return alarm('inclusion', { block: described })
   }
+  // The shown blocks' paths share most of their hashes (the newest blocks all but their lowest levels):
+  // checked together, each shared node is hashed once.
+  const inSignedTree = inclusionVerifier(checkpoint.size, checkpoint.rootHash)
   for (let start = 0; start < blocks.length; start += PROOFS_PER_CALL) {
     const page = blocks.slice(start, start + PROOFS_PER_CALL)
     const { size, rootHash } = checkpoint
@@ -248,13 +272,7 @@ export async function verifyCircle(
       const proof = proofs.get(height) ?? []
       // Our own hash of the content (checked above), never the server's leaf hash; for a redacted
       // block the stored hash, whose place in the signed tree is what this proves.
-      const holds = verifyInclusion(
-        height,
-        checkpoint.size,
-        hexToHash(block.hash),
-        proof.map(hexToHash),
-        checkpoint.rootHash,
-      )
+      const holds = inSignedTree(height, hexToHash(block.hash), proof.map(hexToHash))
       if (!holds) {
         return alarm('inclusion', {
           proof: { type: 'inclusion', index: height, size: checkpoint.size, proof },

@@ -12,11 +12,14 @@ const listPath = ({ circleId, itemId }: BlockScope) =>
       ? `/blockchain/item/${encodeURIComponent(itemId)}`
       : '/blockchain'
 
-/** GET /blockchain, /blockchain/circle/:id or /blockchain/item/:id: newest first, members only. */
+/**
+ * GET /blockchain, /blockchain/circle/:id or /blockchain/item/:id: newest first, members only; a
+ * circle's or an item's with the log's newest checkpoint, for the device check (docs/decisions/0066).
+ */
 export const blocksQuery = (scope: BlockScope) =>
   queryOptions({
     queryKey: ['blocks', scope.circleId ?? null, scope.itemId ?? null],
-    queryFn: ({ signal }) => api.get(listPath(scope), ZBlockListResponse, { signal }).then((a) => a.blocks),
+    queryFn: ({ signal }) => api.get(listPath(scope), ZBlockListResponse, { signal }),
   })
 export const useBlocks = (scope: BlockScope) => useQuery(blocksQuery(scope))
 
