@@ -54,7 +54,7 @@ const startLanguage: Language =
 const { token, user } = getSession()
 if (token && user) {
   prefetchRouteData(window.location.pathname, new URLSearchParams(window.location.search), user.id)
-  setTimeout(() => warmDateFormats(startLanguage), 0)
+  warmDateFormats(startLanguage)
 }
 
 // The consent dialog is often the largest thing on a first visit: start it now, beside the app, not

@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { dateFormat, relativeFormat, warmDateFormats } from './intl-formats'
+
+afterEach(() => vi.useRealTimers())
+
+describe('date formatters', () => {
+  it('are made once per language and options', () => {
+    expect(dateFormat('de')).toBe(dateFormat('de', { dateStyle: 'medium' }))
+    expect(dateFormat('de')).not.toBe(dateFormat('en'))
+    expect(dateFormat('en', { dateStyle: 'long' })).not.toBe(dateFormat('en'))
+    expect(relativeFormat('en').format(-1, 'day')).toBe('yesterday')
+    expect(dateFormat('de').format(new Date('2026-11-27T12:00:00Z'))).toBe('27.11.2026')
+  })
+
+  it('are made ahead one per task', () => {
+    vi.useFakeTimers()
+    const made = vi.spyOn(Intl, 'DateTimeFormat')
+    warmDateFormats('fr')
+    expect(made).not.toHaveBeenCalled()
+    vi.advanceTimersToNextTimer()
+    expect(made).toHaveBeenCalledTimes(1)
+    vi.runAllTimers()
+    expect(made).toHaveBeenCalledTimes(2)
+    made.mockRestore()
+  })
+})
