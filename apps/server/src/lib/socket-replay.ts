@@ -126,6 +126,12 @@ export function createEventLog(db: Db): EventLog {
     return row?.is_called ? Number(row.last) : 0
   }
 
+  /** The rows read for a replay (one more than its bound, to tell), or a resync beyond the bound. */
+  async function replayOf(rows: Parameters<typeof resolve>[0], now: number): Promise<Replay> {
+    if (rows.length > REPLAY_MAX_EVENTS) return { kind: 'resync', head: now }
+    return { kind: 'events', events: await resolve(rows), head: now }
+  }
+
   return {
     async record(events) {
       if (events.length === 0) return []
@@ -167,8 +173,7 @@ export function createEventLog(db: Db): EventLog {
         .where(and(after, inArray(socketEvents.room, rooms), sql`${socketEvents.id} <> ${cursor}`))
         .orderBy(asc(socketEvents.id))
         .limit(REPLAY_MAX_EVENTS + 1)
-      if (rows.length > REPLAY_MAX_EVENTS) return { kind: 'resync', head: now }
-      return { kind: 'events', events: await resolve(rows), head: now }
+      return replayOf(rows, now)
     },
     async since(since, rooms) {
       const rows = await db
@@ -194,8 +199,7 @@ export function createEventLog(db: Db): EventLog {
         )
         .orderBy(asc(socketEvents.id))
         .limit(REPLAY_MAX_EVENTS + 1)
-      if (rows.length > REPLAY_MAX_EVENTS) return { kind: 'resync', head: now }
-      return { kind: 'events', events: await resolve(rows), head: now }
+      return replayOf(rows, now)
     },
     async prune() {
       await db.delete(socketEvents).where(lt(socketEvents.createdAt, new Date(Date.now() - REPLAY_WINDOW_MS)))
