@@ -75,6 +75,18 @@ test('/login: a value a password manager sets without input events still counts'
   await expect(page).toHaveURL(/\/dashboard$/)
 })
 
+test('/login: the language buttons wait for the app, then switch the page to German', async ({ page }) => {
+  const release = await openWithScriptsHeld(page, '/login')
+  const german = page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'DE' })
+  // A press now would do nothing: the button says so by being disabled.
+  await expect(german).toBeDisabled()
+  release()
+  await expect(german).toBeEnabled()
+  await german.click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bei Circles anmelden')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+})
+
 test('/register: every field filled before the app starts is sent', async ({ page }) => {
   const email = uniqueEmail('prefilled-register')
   const release = await openWithScriptsHeld(page, '/register')

@@ -1,5 +1,6 @@
 import { LANGUAGES, type Language } from '@circles/shared'
 import { cn } from '@/lib/class-names'
+import { useHydrated } from '@/lib/use-hydrated'
 import type { ChromeLabels } from './chrome-labels'
 
 interface LanguageButtonsProps {
@@ -10,8 +11,14 @@ interface LanguageButtonsProps {
   className?: string
 }
 
-/** EN / DE segmented control for the public pages. */
+/**
+ * EN / DE segmented control for the public pages. Where the app handles the switch (`onSelect`), the
+ * prerendered buttons stay disabled until it has hydrated the page, or on a static page until its script
+ * runs (features/landing/enhance.ts): a press before would do nothing. They look as they will meanwhile,
+ * with a waiting cursor, as the forms' submit buttons do.
+ */
 export function LanguageButtons({ current, labels, onSelect, className }: LanguageButtonsProps) {
+  const waiting = !useHydrated() && onSelect !== undefined
   return (
     <div
       role="group"
@@ -29,7 +36,9 @@ export function LanguageButtons({ current, labels, onSelect, className }: Langua
             aria-pressed={active}
             data-set-language={language}
             onClick={onSelect ? () => onSelect(language) : undefined}
+            disabled={waiting}
             className={cn(
+              waiting && 'cursor-progress',
               'h-8 min-w-10 rounded-sm px-2 text-xs font-semibold tracking-wide uppercase transition-colors duration-150',
               active ? 'bg-accent-soft text-accent-text' : 'text-fg-muted hover:bg-surface-2 hover:text-fg',
             )}

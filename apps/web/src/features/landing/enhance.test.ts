@@ -133,6 +133,19 @@ describe('mobile menu', () => {
 })
 
 describe('language buttons', () => {
+  it('that came disabled, waiting for a script, work once it runs', () => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<button type="button" data-set-language="de" disabled class="cursor-progress h-8">de</button>',
+    )
+    const cleanup = enhanceLanding()
+    const waiting = document.querySelectorAll<HTMLButtonElement>('button[data-set-language]')
+    expect(
+      [...waiting].every((button) => !button.disabled && !button.classList.contains('cursor-progress')),
+    ).toBe(true)
+    cleanup()
+  })
+
   it('remember the choice in storage and in the lang cookie, then reload into it', () => {
     const reload = vi.spyOn(window.location, 'reload').mockImplementation(() => undefined)
     const german = document.querySelector('[data-set-language="de"]')!

@@ -41,6 +41,12 @@ export function enhanceLanding(root: ParentNode = document): () => void {
   const { signal } = controller
   const events = root as unknown as EventTarget
 
+  // The language buttons came disabled, waiting for a script to handle them (components/public): this one.
+  for (const button of root.querySelectorAll<HTMLButtonElement>('button[data-set-language]:disabled')) {
+    button.disabled = false
+    button.classList.remove('cursor-progress')
+  }
+
   // Header style after scrolling.
   const header = root.querySelector<HTMLElement>('[data-landing-header]')
   let frame = 0

@@ -1,5 +1,5 @@
 import { Button, type ButtonProps } from '@/components/ui/button'
-import { useHydrated } from '../lib/use-hydrated'
+import { useHydrated } from '@/lib/use-hydrated'
 
 /**
  * The form's submit button. On a prerendered page it stays disabled until React has hydrated: a click

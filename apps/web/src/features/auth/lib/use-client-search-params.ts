@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router'
-import { useHydrated } from './use-hydrated'
+import { useHydrated } from '@/lib/use-hydrated'
 
 /**
  * The query string, or null while the page is still the prerendered HTML being hydrated. Public pages
