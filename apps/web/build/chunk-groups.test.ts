@@ -6,7 +6,7 @@ const SRC = '/repo/apps/web/src'
 
 /** A module graph: each module's static imports (ids relative to src, or node_modules paths). */
 function graph(imports: Record<string, string[]>) {
-  const id = (name: string) => (name.includes('node_modules') ? name : `${SRC}/${name}`)
+  const id = (name: string) => (name.startsWith('/repo/') ? name : `${SRC}/${name}`)
   const importers = new Map<string, string[]>()
   for (const [from, tos] of Object.entries(imports))
     for (const to of tos) importers.set(id(to), [...(importers.get(id(to)) ?? []), id(from)])
@@ -22,7 +22,11 @@ function graph(imports: Record<string, string[]>) {
 
 const chunkOf = graph({
   'app/main.tsx': ['app/shell.tsx', 'lib/pwa.ts'],
-  'app/shell.tsx': ['components/button.tsx', '/repo/node_modules/preact/compat/dist/compat.mjs'],
+  'app/shell.tsx': [
+    'components/button.tsx',
+    '/repo/node_modules/preact/compat/dist/compat.mjs',
+    '/repo/packages/shared/src/contract/items.ts',
+  ],
   'hydrated-page-entry.ts': ['lib/pwa.ts'],
   'features/a/routes/a-page.tsx': ['components/card.tsx', 'components/qr.tsx', 'features/a/list.tsx'],
   'features/b/routes/b-page.tsx': ['components/card.tsx', 'components/qr.tsx', 'components/pair.tsx'],
@@ -34,6 +38,10 @@ const chunkOf = graph({
 })
 
 describe('appChunk', () => {
+  it('puts the contract the shell uses into a chunk of its own, evaluated apart', () => {
+    expect(chunkOf('/repo/packages/shared/src/contract/items.ts')).toBe('contract')
+  })
+
   it('puts the shell and what three pages share into app', () => {
     expect(chunkOf('app/shell.tsx')).toBe('app')
     expect(chunkOf('components/button.tsx')).toBe('app')

@@ -22,6 +22,8 @@ const OURS =
 /** Libraries every signed-in screen loads anyway (their own chunks, vite.config.ts). */
 const EVERYWHERE =
   /[\\/]node_modules[\\/](preact|i18next|react-i18next|react-router|zod|@tanstack[\\/][^\\/]+|idb-keyval)[\\/]/
+/** The shared package's modules. */
+const CONTRACT = /[\\/]packages[\\/]shared[\\/]src[\\/]/
 /** How many signed-in pages must share a module for it to go into `app`. */
 const SHARED_BY = 3
 /**
@@ -67,6 +69,9 @@ export function appChunk(): (id: string, ctx: { getModuleInfo: Info }) => string
     const shell = reaching.some((root) => root.endsWith('main.tsx'))
     const signedInPages = reaching.filter((root) => !SIGNED_OUT_PAGE.test(root))
     if (!shell && signedInPages.length < SHARED_BY) return null
-    return bringsLibrary(id) ? null : 'app'
+    if (bringsLibrary(id)) return null
+    // The contract (its schemas are built when the module runs) in a chunk of its own: the pages that load
+    // the app in steps (load-app.ts) evaluate it in a task of its own, not in the app's.
+    return CONTRACT.test(id) ? 'contract' : 'app'
   }
 }
