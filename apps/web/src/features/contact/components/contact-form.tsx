@@ -13,7 +13,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { notify } from '@/lib/notify'
 import { translateServerError } from '@/lib/server-errors'
 import { useSendContactMessage } from '../api/send-contact-message'
-import { useInteractive } from '../use-interactive'
+import { useHydrated } from '@/lib/use-hydrated'
 import { ContactField } from './contact-field'
 
 type ContactFormValues = { name: string; email: string; subject: string; message: string }
@@ -40,7 +40,8 @@ export function firstContactError(errors: FieldErrors<ContactFormValues>): strin
 export function ContactForm() {
   const { t } = useTranslation('contact')
   const sending = useSendContactMessage()
-  const interactive = useInteractive()
+  // The form is sent by script only: before the page has hydrated, submitting would put the message into the URL.
+  const interactive = useHydrated()
   const sentHeading = useRef<HTMLHeadingElement>(null)
   const form = useForm<ContactFormValues, unknown, ContactFormValues>({
     resolver: zodResolver(ZContactRequest),
