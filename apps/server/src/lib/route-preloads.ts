@@ -48,25 +48,25 @@ function better(a: number[], b: number[]): boolean {
  */
 export function loadRoutePreloads(webDir: string) {
   const file = path.join(webDir, 'prerender', 'route-preloads.json')
-  const routes: RoutePreload[] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : []
-  const tags = new Map<string, string>()
+  const written: RoutePreload[] = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : []
+  // The tags of each route and language, built once.
+  const routes = written.map(({ path: route, scripts }) => ({
+    path: route,
+    tags: Object.fromEntries(
+      Object.entries(scripts).map(([language, list]) => [
+        language,
+        list.map((script) => `<link rel="modulepreload" crossorigin href="${script}">`).join(''),
+      ]),
+    ) as Partial<Record<Language, string>>,
+  }))
 
   /** The `<link rel="modulepreload">` tags for `pathname` in `language` ('' for a path of no route). */
   return function preloadTags(pathname: string, language: Language): string {
-    let best: { route: RoutePreload; ranks: number[] } | undefined
+    let best: { tags: Partial<Record<Language, string>>; ranks: number[] } | undefined
     for (const route of routes) {
       const ranks = match(route.path, pathname)
-      if (ranks && (!best || better(ranks, best.ranks))) best = { route, ranks }
+      if (ranks && (!best || better(ranks, best.ranks))) best = { tags: route.tags, ranks }
     }
-    if (!best) return ''
-    const key = `${best.route.path} ${language}`
-    let html = tags.get(key)
-    if (html === undefined) {
-      html = (best.route.scripts[language] ?? [])
-        .map((script) => `<link rel="modulepreload" crossorigin href="${script}">`)
-        .join('')
-      tags.set(key, html)
-    }
-    return html
+    return best?.tags[language] ?? ''
   }
 }
