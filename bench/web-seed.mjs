@@ -92,7 +92,9 @@ function consentCookie(base) {
 
 /** Puts the session into the context the way a sign-in leaves it (apps/web/src/lib/session.ts). */
 export async function signIn(context, base, session) {
-  await context.addCookies([consentCookie(base)])
+  // The session's cookie, as the app mirrors the stored token into it (docs/decisions/0068).
+  const sessionCookie = { name: 'circles_session', value: session.token, url: base, sameSite: 'Strict' }
+  await context.addCookies([consentCookie(base), sessionCookie])
   const page = await context.newPage()
   await page.goto(`${base}/robots.txt`)
   await page.evaluate(({ token, user }) => {

@@ -24,8 +24,9 @@ export async function createSignedInUser(
 const auth = (session: Session) => ({ Authorization: `Bearer ${session.token}` })
 
 /**
- * Puts a session into the browser the way a login leaves it (token, user, userId in localStorage).
- * The next navigation starts the app signed in as that user.
+ * Puts a session into the browser the way a login leaves it (token, user, userId in localStorage, the
+ * token mirrored into the session cookie, docs/decisions/0068). The next navigation starts the app signed
+ * in as that user, its screen rendered by the server with its data.
  */
 export async function signInAs(page: Page, session: Session) {
   if (!page.url().startsWith('http')) await page.goto('/about')
@@ -33,6 +34,7 @@ export async function signInAs(page: Page, session: Session) {
     localStorage.setItem('token', token)
     localStorage.setItem('user', JSON.stringify(user))
     localStorage.setItem('userId', user.id)
+    document.cookie = `circles_session=${token}; Path=/; SameSite=Strict`
   }, session)
 }
 

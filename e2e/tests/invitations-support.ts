@@ -63,6 +63,8 @@ export async function signOut(page: Page) {
     ]) {
       localStorage.removeItem(key)
     }
+    // As the app's sign-out does (apps/web/src/lib/session.ts).
+    document.cookie = 'circles_session=; Path=/; Max-Age=0; SameSite=Strict'
   })
 }
 

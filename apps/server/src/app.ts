@@ -327,10 +327,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     { prefix: '/api' },
   )
 
-  await registerSpa(app, opts.webDir === null ? undefined : (opts.webDir ?? defaultWebDir), {
-    contactEmail: config.contactEmail,
-    staging: config.staging,
-  })
+  await registerSpa(
+    app,
+    opts.webDir === null ? undefined : (opts.webDir ?? defaultWebDir),
+    { contactEmail: config.contactEmail, staging: config.staging },
+    { authenticate: accounts.authenticate },
+  )
   app.decorate(
     'io',
     attachSocketServer(app, {

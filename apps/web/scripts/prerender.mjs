@@ -4,7 +4,7 @@
 // forms load src/hydrated-page-entry.ts, which starts the cookie consent and then the app; they also carry
 // the first-visit consent dialog (src/lib/consent-prerender.ts), which the server keeps only for visitors
 // without a consent cookie. Every page gets its CSS inline, so nothing blocks the first paint.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
@@ -174,19 +174,44 @@ const frameEntryTags = entryTags('src/screen-frame-entry.ts')
 const FRAME_BUTTONS_CSS = '#root[data-frame] button:disabled{opacity:1;cursor:progress}'
 
 function framePage({ route, html, title, language }) {
-  const head = [
-    frameEntryTags,
-    appScriptsMeta,
-    pageScriptsMeta(route, language),
-    `<style>${FRAME_BUTTONS_CSS}</style>`,
-  ]
+  return screenPage({
+    html,
+    title: escapeHtml(title),
+    language,
+    pageScripts: pageScriptsMeta(route, language),
+  })
+}
+
+function screenPage({ html, title, language, pageScripts }) {
+  const head = [frameEntryTags, appScriptsMeta, pageScripts, `<style>${FRAME_BUTTONS_CSS}</style>`]
   return inHead(baseTemplate, head.join('\n    '))
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
     .replace(
       '<div id="root"></div>',
       `<div id="root" data-frame="">${html.replaceAll('<button ', '<button disabled ')}</div>`,
     )
+}
+
+/**
+ * The page of a signed-in screen that the server renders on request with its data (docs/decisions/0068,
+ * apps/server/src/lib/screen-pages.ts): a frame's page, with places for the screen, its title, its
+ * scripts and its data, which the server fills in (HTML-escaped where needed).
+ */
+const SCREEN_SLOTS = {
+  title: '__CIRCLES_TITLE__',
+  pageScripts: '__CIRCLES_PAGE_SCRIPTS__',
+  html: '<!--circles-screen-->',
+  data: '<!--circles-screen-data-->',
+}
+function screenTemplate(language) {
+  const page = screenPage({
+    html: SCREEN_SLOTS.html,
+    title: SCREEN_SLOTS.title,
+    language,
+    pageScripts: `<meta name="circles-page-scripts" content="${SCREEN_SLOTS.pageScripts}">`,
+  })
+  return page.replace('</body>', `  ${SCREEN_SLOTS.data}\n  </body>`)
 }
 
 function escapeHtml(value) {
@@ -324,6 +349,19 @@ for (const { route, language, html } of frames) {
   await writeFile(path.join(dist, 'prerender', language, 'screens', `${route.slice(1)}.html`), html)
 }
 await writeFile(path.join(dist, 'prerender', 'route-preloads.json'), JSON.stringify(routeScripts))
+// prerender/screen-template/<lang>.html and the renderer itself (prerender/ssr/): the server renders the
+// signed-in screens with their data on request (docs/decisions/0068).
+await mkdir(path.join(dist, 'prerender', 'screen-template'))
+for (const language of LANGUAGES) {
+  await writeFile(
+    path.join(dist, 'prerender', 'screen-template', `${language}.html`),
+    screenTemplate(language),
+  )
+}
+await cp(ssrOut, path.join(dist, 'prerender', 'ssr'), {
+  recursive: true,
+  filter: (source) => !path.extname(source) || source.endsWith('.js'),
+})
 console.log(
   `prerendered ${PRERENDERED_PATHS.length} pages and ${SCREEN_FRAMES.length} screen frames in ${LANGUAGES.join(', ')}`,
 )

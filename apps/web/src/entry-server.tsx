@@ -3,17 +3,21 @@
  * (apps/web/scripts/prerender.mjs), with the same providers and routes as the browser, so the static
  * page and the hydrated app match, and the app renders over a frame without changing it.
  */
-import { LANGUAGES, type Language } from '@circles/shared'
+import { LANGUAGES, type Language, type TUser } from '@circles/shared'
+import { dehydrate, type DehydratedState } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import type { VNode } from 'preact'
 import { renderToStringAsync } from 'preact-render-to-string'
 import { StaticRouter } from 'react-router'
 import { AppProviders } from '@/app/providers'
-import { AppRoutes, preloadRoute } from '@/app/route-table'
+import { AppRoutes, hasScreenData, prefetchRouteData, preloadRoute } from '@/app/route-table'
 import { prerenderFrame } from '@/components/staged'
+import { sendRequestsThrough } from '@/lib/api-client'
 import { i18n, initI18n } from '@/lib/i18n'
+import { renderAtOrigin } from '@/lib/page-origin'
 import { queryClient } from '@/lib/query-client'
 import { serverTitle } from '@/lib/use-document-title'
+import { renderForSession } from '@/lib/session'
 import { prerenderSignedIn } from '@/lib/use-session'
 
 export { renderConsentDialog } from '@/lib/consent-prerender'
@@ -53,6 +57,74 @@ export async function render(
 ): Promise<{ html: string; title: string }> {
   prerenderSignedIn(frame)
   prerenderFrame(frame)
+  queryClient.clear()
+  return renderPage(path, language)
+}
+
+/** A signed-in screen, rendered on request with its data (docs/decisions/0068). */
+export interface ScreenRequest {
+  /** The page's path and query string, e.g. `/items/…?tab=history`. */
+  url: string
+  /** The request's origin, as the browser will find it (`https://circles.example`). */
+  origin: string
+  language: Language
+  /** The request's session (its cookie), checked by the server. */
+  token: string
+  user: TUser
+  /** The server's own answer to each of the screen's API requests, made with `token`. */
+  fetch: typeof fetch
+}
+
+export interface RenderedScreen {
+  html: string
+  title: string
+  /** The screen's queries, for the page to start from (app/main.tsx). */
+  queries: DehydratedState
+}
+
+/**
+ * The screen at `url` with its data, as the app renders it for `user`: its first requests
+ * (app/screen-data.ts) answered by the server through the same routes, and so the same access checks,
+ * as the browser's. Undefined for a path without them, or when one fails (the page then loads as
+ * before and shows the failure itself). One at a time: the renderer's state (the session, the query
+ * cache, the language) is this module's, as in the browser.
+ */
+export async function renderScreen({ url, origin, language, token, user, fetch }: ScreenRequest) {
+  const { pathname, search, searchParams } = new URL(url, 'http://localhost')
+  if (!hasScreenData(pathname)) return undefined
+  const session = { token, user }
+  renderForSession(session)
+  prerenderSignedIn(session)
+  prerenderFrame(false)
+  sendRequestsThrough(fetch)
+  renderAtOrigin(origin)
+  queryClient.clear()
+  try {
+    await Promise.all(prefetchRouteData(pathname, searchParams, user.id))
+    if (
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .some((query) => query.state.status !== 'success')
+    )
+      return undefined
+    const { html, title } = await renderPage(pathname, language, search)
+    // What the page rendered from, answered queries only: the browser's first render starts from them.
+    return { html, title, queries: dehydrate(queryClient) } satisfies RenderedScreen
+  } finally {
+    sendRequestsThrough(undefined)
+    renderAtOrigin(undefined)
+    renderForSession({ token: null, user: null })
+    prerenderSignedIn(false)
+    queryClient.clear()
+  }
+}
+
+async function renderPage(
+  path: string,
+  language: Language,
+  search = '',
+): Promise<{ html: string; title: string }> {
   await initI18n(language)
   await i18n.changeLanguage(language)
   // Nothing may suspend on the server (a suspended boundary is emitted with an inline script, which the
@@ -62,13 +134,12 @@ export async function render(
   serverTitle.reset()
   // The page's code first: the render then has nothing to wait for, as the browser's hydration.
   await preloadRoute(path)
-  queryClient.clear()
   // Preact renders it (docs/decisions/0061); the async renderer waits for anything that suspends, so the
   // page comes out whole, without the inline scripts of streamed boundaries that the CSP forbids.
   const page = (
     <StrictMode>
       <AppProviders>
-        <StaticRouter location={path}>
+        <StaticRouter location={`${path}${search}`}>
           <AppRoutes />
         </StaticRouter>
       </AppProviders>

@@ -21,7 +21,7 @@ const ROUTES = [
 ]
 
 describe('route preloads', () => {
-  const tags = loadRoutePreloads(webDir(ROUTES))
+  const { tags } = loadRoutePreloads(webDir(ROUTES))
   const scripts = (pathname: string, language: 'en' | 'de' = 'en') =>
     [...tags(pathname, language).matchAll(/href="([^"]+)"/g)].map((m) => m[1])
 
@@ -40,6 +40,13 @@ describe('route preloads', () => {
   test('nothing for a language without a list, or without a build', () => {
     expect(tags('/items/abc', 'de')).toBe('')
     const none = loadRoutePreloads(mkdtempSync(path.join(tmpdir(), 'circles-web-')))
-    expect(none('/items/abc', 'en')).toBe('')
+    expect(none.tags('/items/abc', 'en')).toBe('')
+    expect(none.scripts('/items/abc', 'en')).toEqual([])
+  })
+
+  test('the same scripts as a list', () => {
+    const { scripts: list } = loadRoutePreloads(webDir(ROUTES))
+    expect(list('/items', 'de')).toEqual(['/assets/items.js', '/assets/de.js'])
+    expect(list('/nowhere/at/all', 'en')).toEqual(['/assets/not-found.js'])
   })
 })

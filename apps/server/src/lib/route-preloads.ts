@@ -52,6 +52,7 @@ export function loadRoutePreloads(webDir: string) {
   // The tags of each route and language, built once.
   const routes = written.map(({ path: route, scripts }) => ({
     path: route,
+    scripts,
     tags: Object.fromEntries(
       Object.entries(scripts).map(([language, list]) => [
         language,
@@ -60,13 +61,20 @@ export function loadRoutePreloads(webDir: string) {
     ) as Partial<Record<Language, string>>,
   }))
 
-  /** The `<link rel="modulepreload">` tags for `pathname` in `language` ('' for a path of no route). */
-  return function preloadTags(pathname: string, language: Language): string {
-    let best: { tags: Partial<Record<Language, string>>; ranks: number[] } | undefined
+  /** The route `pathname` belongs to, as react-router would pick it; undefined for none. */
+  function routeOf(pathname: string) {
+    let best: { route: (typeof routes)[number]; ranks: number[] } | undefined
     for (const route of routes) {
       const ranks = match(route.path, pathname)
-      if (ranks && (!best || better(ranks, best.ranks))) best = { tags: route.tags, ranks }
+      if (ranks && (!best || better(ranks, best.ranks))) best = { route, ranks }
     }
-    return best?.tags[language] ?? ''
+    return best?.route
+  }
+
+  return {
+    /** The `<link rel="modulepreload">` tags for `pathname` in `language` ('' for a path of no route). */
+    tags: (pathname: string, language: Language): string => routeOf(pathname)?.tags[language] ?? '',
+    /** The same scripts as a list, for a page that loads them itself (apps/web/src/load-app.ts). */
+    scripts: (pathname: string, language: Language): string[] => routeOf(pathname)?.scripts[language] ?? [],
   }
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody } from '../lib/errors'
 import { pickRequestLanguage } from '../lib/languages'
 import { loadRoutePreloads } from '../lib/route-preloads'
+import { loadScreenPages, type ScreenPagesOptions } from '../lib/screen-pages'
 
 const apiNotFound = errorBody('NOT_FOUND', MESSAGES.notFound)
 
@@ -98,18 +99,23 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, html: string) {
  * frames of the main signed-in screens, come prerendered in the visitor's language; any other page GET
  * gets index.html so deep links load the app. Unknown /api paths stay JSON.
  */
-export async function registerSpa(app: FastifyInstance, webDir: string | undefined, config: RuntimeConfig) {
+export async function registerSpa(
+  app: FastifyInstance,
+  webDir: string | undefined,
+  config: RuntimeConfig,
+  { authenticate }: Pick<ScreenPagesOptions, 'authenticate'>,
+) {
   const indexFile = webDir ? path.join(webDir, 'index.html') : undefined
   const indexHtml =
     indexFile && existsSync(indexFile)
       ? injectRuntimeConfig(readFileSync(indexFile, 'utf8'), config)
       : undefined
   const prerendered = webDir && indexHtml ? loadPrerendered(webDir, config) : new Map<never, never>()
-  const routePreloads = webDir ? loadRoutePreloads(webDir) : () => ''
+  const routePreloads = webDir ? loadRoutePreloads(webDir) : undefined
   /** index.html for a path, with the modulepreloads of its route's page; built once per route and language. */
   const indexPages = new Map<string, string>()
   function indexPage(pathname: string, language: Language) {
-    const tags = routePreloads(pathname, language)
+    const tags = routePreloads?.tags(pathname, language) ?? ''
     let html = indexPages.get(tags)
     if (html === undefined) {
       html = tags && indexHtml ? indexHtml.replace('</head>', `${tags}</head>`) : (indexHtml ?? '')
@@ -117,6 +123,15 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
     }
     return html
   }
+
+  const screenPage =
+    webDir && indexHtml && routePreloads
+      ? await loadScreenPages(app, webDir, {
+          authenticate,
+          pageScripts: routePreloads.scripts,
+          finish: (html) => injectRuntimeConfig(html, config),
+        })
+      : undefined
 
   if (webDir && indexHtml) {
     await app.register(fastifyStatic, {
@@ -146,7 +161,7 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
     app.log.warn({ webDir }, 'web app not built: only the API is served (run `npm run build`)')
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = normalisePath(request.url.split('?')[0] ?? '/')
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
@@ -158,13 +173,17 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
     if (!wantsPage || !indexHtml) return reply.status(404).send(apiNotFound)
     const { cookie } = request.headers
     const language = pickRequestLanguage(cookie, request.headers['accept-language'])
+    reply.header('vary', 'Cookie, Accept-Language')
+    // A signed-in screen with its data, for this session only: never stored, anywhere (docs/decisions/0068).
+    const screen = request.method === 'GET' ? await screenPage?.(request, pathname, language) : undefined
+    if (screen)
+      return reply.header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send(screen)
     const page = prerendered.get(pathname)
     const variant = page?.[language] ?? page?.en
     // The app renders the page: its scripts, and those of the route's page in the language it will pick.
-    if (!variant)
-      return sendPage(request, reply.header('vary', 'Cookie, Accept-Language'), indexPage(pathname, language))
+    if (!variant) return sendPage(request, reply, indexPage(pathname, language))
     // A visitor who has not chosen yet gets the cookie consent inside the page.
     const html = (!hasCookie(cookie, CONSENT_COOKIE_NAME) && variant.firstVisit) || variant.page
-    return sendPage(request, reply.header('vary', 'Cookie, Accept-Language'), html)
+    return sendPage(request, reply, html)
   })
 }

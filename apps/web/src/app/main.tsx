@@ -7,7 +7,9 @@ import { type VNode, render as renderOver } from 'preact'
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
+import { hydrate } from '@tanstack/react-query'
 import { firstScreenSettled } from '@/app/first-screen'
+import { renderedScreen } from '@/app/rendered-screen'
 import { AppProviders, watchLogouts } from '@/app/providers'
 import { AppRoutes, prefetchRouteData } from '@/app/route-table'
 import { firstRouteReady } from '@/app/router'
@@ -29,11 +31,17 @@ watchLogouts()
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
 
+// A screen the server rendered with its data (docs/decisions/0068) brings the answers: the first render
+// starts from them and asks for nothing. One rendered for another session is not drawn over: it goes.
+const { token, user } = getSession()
+const screen = renderedScreen(container, user?.id)
+if (screen) hydrate(queryClient, screen.queries)
+
 /**
  * Public pages arrive prerendered (docs/decisions/0007) and hydrate. The main signed-in screens arrive
- * with their frame (docs/decisions/0065), which the first render draws over: not a hydration, since the
- * frame was rendered without the session, the query string and the stored settings, and a hydration
- * keeps the attributes it finds. The rest start from an empty root.
+ * with their frame (docs/decisions/0065), or rendered with their data (0068), which the first render
+ * draws over: not a hydration, since the frame was rendered without the session, the query string and
+ * the stored settings, and a hydration keeps the attributes it finds. The rest start from an empty root.
  */
 const frame = container.hasAttribute('data-frame')
 const prerendered = !frame && container.firstElementChild !== null
@@ -51,9 +59,9 @@ const startLanguage: Language =
 // Signed in: the screen's first requests go out at once (app/screen-data.ts), beside the screen's own
 // code, which the page's HTML has been loading since it arrived (docs/decisions/0067). While they are on
 // their way, the date formatters the screens use are made (lib/intl-formats.ts).
-const { token, user } = getSession()
 if (token && user) {
-  prefetchRouteData(window.location.pathname, new URLSearchParams(window.location.search), user.id)
+  if (!screen)
+    prefetchRouteData(window.location.pathname, new URLSearchParams(window.location.search), user.id)
   warmDateFormats(startLanguage)
 }
 
@@ -100,7 +108,9 @@ void initI18n(startLanguage).then(async (i18n) => {
     ])
     // Preact renders in one task: the screen's parts render one per task instead (components/staged.tsx),
     // so a slow phone's main thread is never blocked for the whole screen.
-    stageFirstRender()
+    // Not over a screen rendered with its data (docs/decisions/0068): a part's turn would make its elements
+    // anew, and the first render over it keeps them (a heading made anew is painted anew, a later LCP).
+    if (!screen) stageFirstRender()
     // Over a frame, Preact's own render: it keeps the frame's elements and changes what differs (react-dom's
     // createRoot, as compat's, empties the container first, and the frame would be drawn anew).
     if (frame) {

@@ -306,12 +306,23 @@ export function routeSources(children: RouteObject[] = routes, parent = ''): Rou
  * Starts the first requests of the screen at `pathname` (the route's `handle`, app/screen-data.ts) for
  * the signed-in user: on a first load they go out beside the screen's code, not after its first render.
  */
-export function prefetchRouteData(pathname: string, search: URLSearchParams, userId: string): void {
+export function prefetchRouteData(
+  pathname: string,
+  search: URLSearchParams,
+  userId: string,
+): Promise<unknown>[] {
   const match = matchRoutes(routes, pathname)?.at(-1)
   const screen = match?.route.handle as ScreenData | undefined
   const place: ScreenPlace = { params: match?.params ?? {}, search, userId }
+  const requests = screen?.(queryClient, place) ?? []
   // A failed request is the page's to show: it finds the query in its error state and asks again.
-  for (const request of screen?.(queryClient, place) ?? []) request.catch(() => undefined)
+  for (const request of requests) request.catch(() => undefined)
+  return requests
+}
+
+/** Whether the screen at `pathname` has first requests of its own (app/screen-data.ts). */
+export function hasScreenData(pathname: string): boolean {
+  return matchRoutes(routes, pathname)?.at(-1)?.route.handle !== undefined
 }
 
 /**

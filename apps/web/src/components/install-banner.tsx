@@ -7,7 +7,6 @@ export function useInstallBannerStrings(): InstallBannerStrings {
   return useMemo(
     () => ({
       title: t('install.title'),
-      promptBody: t('install.promptBody'),
       install: t('install.install'),
       dismiss: t('install.dismiss'),
       iosBody: t('install.iosBody'),

@@ -55,6 +55,17 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Result<S> = S extends z.ZodMiniType ? z.output<S> : unknown
 
 export const API_BASE = '/api'
+
+/**
+ * Where requests go: the browser's fetch; on the server, while it renders a screen with its data
+ * (entry-server.tsx `renderScreen`), the server's own answer to the request.
+ */
+let send: typeof fetch = (input, init) => fetch(input, init)
+
+/** Server rendering only: `fetcher` answers the requests from now on; undefined puts fetch back. */
+export function sendRequestsThrough(fetcher: typeof fetch | undefined): void {
+  send = fetcher ?? ((input, init) => fetch(input, init))
+}
 const PATHS_WITHOUT_LOGOUT_ON_401 = new Set(['/users/login'])
 
 function lastPathSegment(path: string): string {
@@ -98,7 +109,7 @@ async function request<S extends z.ZodMiniType | undefined>(
   let response: Response
   noteRequestSent()
   try {
-    response = await fetch(`${API_BASE}${path}`, {
+    response = await send(`${API_BASE}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -24,6 +24,15 @@ export function noteAnswer(date: string | null): void {
   serverSince = new Date(server - (performance.now() - sent.at) - MARGIN_MS).toISOString()
 }
 
+/**
+ * A screen that came rendered with its data (docs/decisions/0068): the server read it, at `since` by its
+ * own clock (less the margin), before anything here asked.
+ */
+export function noteServerRead(since: string): void {
+  sent ??= { at: performance.now(), wallAt: Date.now() }
+  serverSince ??= since
+}
+
 export interface FirstRead {
   /** The server's time before the first read, for the handshake. */
   since: string

@@ -1,4 +1,4 @@
-import { LANGUAGES, LIMITS, type Language, type TUser } from '@circles/shared'
+import { LANGUAGES, LIMITS, type Language, SESSION_COOKIE_NAME, type TUser } from '@circles/shared'
 import { readItem, removeItem, storedString, writeItem } from '@/lib/storage'
 
 /** The browser session of spec 000 §3/§4. Keys are part of the contract with existing browsers: keep them. */
@@ -70,6 +70,22 @@ function clearAuthStorage(): void {
   removeItem(STORAGE_KEYS.token)
   removeItem(STORAGE_KEYS.user)
   removeItem(STORAGE_KEYS.userId)
+  writeSessionCookie(null)
+}
+
+/**
+ * Mirrors the stored token into a cookie that lives as long as the token, so that the request for a
+ * signed-in screen's page carries it and the server can send that screen rendered with its data
+ * (docs/decisions/0068). Written here, not by the server: a sign-out clears it at once, offline too, as it
+ * clears the storage. SameSite=Strict: another site's link loads the screen as before, without it.
+ */
+function writeSessionCookie(token: string | null): void {
+  if (typeof document === 'undefined') return
+  const exp = token ? decodeTokenPayload(token)?.exp : undefined
+  const maxAge = typeof exp === 'number' ? Math.max(0, Math.floor(exp - Date.now() / 1000)) : 0
+  const secure = location.protocol === 'https:' ? '; Secure' : ''
+  const value = maxAge > 0 && token ? token : ''
+  document.cookie = `${SESSION_COOKIE_NAME}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Strict${secure}`
 }
 
 /**
@@ -88,6 +104,9 @@ function readSession(clearInvalid = true): Session {
 }
 
 let current: Session = readSession()
+// A session from before the cookie (or one whose cookie the browser dropped) gets it now; a cookie left
+// without its session (the storage cleared alone) goes.
+writeSessionCookie(current.token)
 const listeners = new Set<() => void>()
 const logoutListeners = new Set<(event: LogoutEvent) => void>()
 let pendingLogout: Promise<void> | null = null
@@ -113,6 +132,14 @@ export function onLogout(listener: (event: LogoutEvent) => void): () => void {
   return () => logoutListeners.delete(listener)
 }
 
+/**
+ * Server rendering only (entry-server.tsx `renderScreen`): the session a screen is rendered for, from its
+ * request's cookie; nothing is stored.
+ */
+export function renderForSession(session: Session): void {
+  current = session
+}
+
 /** Re-reads storage, clearing an expired or malformed session. Runs on load and when another tab changes it. */
 export function restoreSession(): Session {
   publish(readSession())
@@ -122,6 +149,7 @@ export function restoreSession(): Session {
 /** Stores what login or registration returned. */
 export function startSession(token: string, user: TUser): void {
   writeItem(STORAGE_KEYS.token, token)
+  writeSessionCookie(token)
   writeItem(STORAGE_KEYS.user, JSON.stringify(user))
   writeItem(STORAGE_KEYS.userId, user.id)
   publish({ token, user })

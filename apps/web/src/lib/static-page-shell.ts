@@ -26,7 +26,6 @@ export function installBannerStrings(common: CommonTexts): InstallBannerStrings 
   const install = common.install
   return {
     title: install.title,
-    promptBody: install.promptBody,
     install: install.install,
     dismiss: install.dismiss,
     iosBody: install.iosBody,

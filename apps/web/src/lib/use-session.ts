@@ -7,9 +7,12 @@ const SOMEONE: Session = Object.freeze({ token: '', user: null })
 let prerendered = SIGNED_OUT
 const prerenderedSession = () => prerendered
 
-/** Build time only: a signed-in screen's frame is prerendered as someone signed in (entry-server.tsx). */
-export function prerenderSignedIn(signedIn: boolean): void {
-  prerendered = signedIn ? SOMEONE : SIGNED_OUT
+/**
+ * Server rendering only (entry-server.tsx): a signed-in screen's frame is prerendered as someone signed in;
+ * a screen rendered with its data (docs/decisions/0068) as the session of its request's cookie.
+ */
+export function prerenderSignedIn(signedIn: boolean | Session): void {
+  prerendered = typeof signedIn === 'object' ? signedIn : signedIn ? SOMEONE : SIGNED_OUT
 }
 
 /**

@@ -9,7 +9,6 @@ import { mountStagingBanner } from '@/lib/staging-banner'
 
 const strings: InstallBannerStrings = {
   title: 'Install Circles',
-  promptBody: 'Add Circles to your home screen.',
   install: 'Install',
   dismiss: 'Dismiss',
   iosBody: 'Three steps:',
@@ -65,7 +64,8 @@ describe('install banner (plain DOM)', () => {
     const region = container.querySelector('section')!
     expect(region.getAttribute('aria-labelledby')).toBe(container.querySelector('p')!.id)
     expect(region.textContent).toContain('Install Circles')
-    expect(region.textContent).toContain('Add Circles to your home screen.')
+    // One row where the browser installs at a tap: the title says it (docs/decisions/0068).
+    expect(region.querySelectorAll('p')).toHaveLength(1)
 
     button(container, 'Install').click()
     await vi.waitFor(() => expect(prompt).toHaveBeenCalled())

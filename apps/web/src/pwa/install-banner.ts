@@ -8,8 +8,6 @@ import { bannerMode, initPwaInstall, type InstallController } from './pwa-instal
 
 export interface InstallBannerStrings {
   title: string
-  /** Under the title when the browser can install directly. */
-  promptBody: string
   install: string
   /** Accessible name of the close button. */
   dismiss: string
@@ -70,22 +68,20 @@ export function mountInstallBanner(
           }),
         ),
       )
-    } else {
-      text.append(
-        el('p', {
-          className: 'text-sm text-fg-muted',
-          text: mode === 'prompt' ? strings.promptBody : strings.manualBody,
-        }),
-      )
+    } else if (mode === 'manual') {
+      text.append(el('p', { className: 'text-sm text-fg-muted', text: strings.manualBody }))
     }
+    // Where the browser installs at a tap, the title and the Install button say it all: one row, on
+    // phones too, so the bar over the header stays low (docs/decisions/0068).
+    const oneRow = mode === 'prompt'
 
-    // Phones: text and close button on top, the install button under the text. Wider: one row.
+    // Phones: text and close button on top, anything more under the text. Wider: one row.
     const row = el(
       'div',
       {
         className:
-          'mx-auto grid w-full max-w-6xl grid-cols-[1fr_auto] items-start gap-x-3 gap-y-2 px-4 py-3 ' +
-          'sm:grid-cols-[auto_1fr_auto_auto] sm:items-center sm:px-6',
+          'mx-auto grid w-full max-w-6xl gap-x-3 gap-y-2 px-4 sm:grid-cols-[auto_1fr_auto_auto] sm:items-center ' +
+          `sm:px-6 ${oneRow ? 'grid-cols-[1fr_auto_auto] items-center py-2' : 'grid-cols-[1fr_auto] items-start py-3'}`,
       },
       el(
         'span',
@@ -101,9 +97,7 @@ export function mountInstallBanner(
       const install = el(
         'button',
         {
-          className:
-            `${BUTTON} col-start-1 row-start-2 h-10 justify-self-start bg-accent px-4 text-accent-fg shadow-xs ` +
-            'hover:bg-accent-hover sm:col-start-auto sm:row-start-auto',
+          className: `${BUTTON} h-10 justify-self-start bg-accent px-4 text-accent-fg shadow-xs hover:bg-accent-hover`,
           attrs: { type: 'button', 'data-install-action': 'install' },
         },
         domIcon('download'),
@@ -116,8 +110,8 @@ export function mountInstallBanner(
       'button',
       {
         className:
-          `${BUTTON} col-start-2 row-start-1 size-10 text-fg-muted hover:bg-surface-2 hover:text-fg ` +
-          'sm:col-start-auto sm:row-start-auto',
+          `${BUTTON} size-10 text-fg-muted hover:bg-surface-2 hover:text-fg ` +
+          (oneRow ? '' : 'col-start-2 row-start-1 sm:col-start-auto sm:row-start-auto'),
         attrs: {
           type: 'button',
           'aria-label': strings.dismiss,

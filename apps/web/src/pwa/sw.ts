@@ -31,6 +31,11 @@ const pages = new NetworkFirst({
   plugins: [
     new ExpirationPlugin({ maxEntries: 24 }),
     new CacheableResponsePlugin({ statuses: [200] }),
+    // A screen rendered with a session's data (docs/decisions/0068) is sent `no-store`: kept nowhere.
+    {
+      cacheWillUpdate: async ({ response }) =>
+        /\bno-store\b/.test(response.headers.get('cache-control') ?? '') ? null : response,
+    },
     // workbox's precacheFallback: a failed navigation answers the precached app shell.
     { handlerDidError: async () => (await matchPrecache(APP_SHELL)) ?? undefined },
   ],

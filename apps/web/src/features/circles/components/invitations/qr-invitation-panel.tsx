@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { trackEvent } from '@/lib/analytics'
 import { notify } from '@/lib/notify'
+import { pageOrigin } from '@/lib/page-origin'
 import { translateServerError } from '@/lib/server-errors'
 import { useCreateQrInvitation } from '../../api/create-qr-invitation'
 import { InvitationPanel } from './invitation-panel'
@@ -12,7 +13,7 @@ import { invitationFailureText } from './invitation-text'
 import { QrInvitationResult } from './qr-invitation-result'
 
 /** The link a QR invitation encodes (spec 001 §9: {host}/join?token={token}). */
-export function invitationLink(token: string, origin: string = window.location.origin): string {
+export function invitationLink(token: string, origin: string = pageOrigin()): string {
   return `${origin}/join?token=${token}`
 }
 

@@ -1,6 +1,7 @@
 import type { TItem } from '@circles/shared'
 import { QRCodeSVG } from 'qrcode.react'
 import { useTranslation } from 'react-i18next'
+import { pageOrigin } from '@/lib/page-origin'
 import { labelUrl } from '../../lib/label-sheets'
 
 /**
@@ -10,7 +11,7 @@ import { labelUrl } from '../../lib/label-sheets'
  */
 export function ItemLabel({ item, height }: { item: Pick<TItem, 'name' | 'code'>; height: string }) {
   const { t } = useTranslation('items')
-  const url = labelUrl(window.location.origin, item.code)
+  const url = labelUrl(pageOrigin(), item.code)
   return (
     <div
       data-testid="item-label"

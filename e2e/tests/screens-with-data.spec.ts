@@ -1,0 +1,143 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from '../support/fixtures'
+import { logIn, openForm, screenshotScreen } from './auth-support'
+import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
+import { createItem } from './handovers-support'
+
+// Issue 27, docs/decisions/0068: a signed-in screen arrives rendered by the server with its data, for the
+// session the page request carries in its cookie; the app takes it over without asking for it again.
+
+const noScripts = (page: Page) => page.route('**/assets/*.js', (route) => route.abort())
+
+/** The session cookie as the browser holds it. */
+async function sessionCookie(page: Page) {
+  return (await page.context().cookies()).find((cookie) => cookie.name === 'circles_session')
+}
+
+test('a sign-in leaves the session cookie; the item screen then comes with its data and the app takes it over', async ({
+  page,
+  request,
+  axe,
+}) => {
+  const olga = await createSignedInUser(request, 'ssr-owner', 'Olga Owner')
+  const circleId = await createCircle(request, olga, { name: 'Linden Street' })
+  const itemId = await createItem(request, olga, circleId, {
+    name: 'Cordless drill',
+    description: 'With two batteries and a case',
+  })
+
+  // A real sign-in, through the form.
+  await openForm(page, '/login')
+  await logIn(page, olga.user.email, 'e2e-Correct-horse-7')
+  await page.waitForURL('**/dashboard')
+  const cookie = await sessionCookie(page)
+  expect(cookie).toMatchObject({ sameSite: 'Strict', path: '/', httpOnly: false })
+  // It lives as long as the token: a day without "remember me".
+  expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(23 * 3600 * 1000)
+
+  // No script at all: the HTML alone shows the item, and its buttons wait for the app.
+  await noScripts(page)
+  await page.goto(`/items/${itemId}`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Cordless drill' })).toBeVisible()
+  await expect(page.getByText('With two batteries and a case')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Print label' })).toBeDisabled()
+  await page.unroute('**/assets/*.js')
+
+  // With the app: nothing of the screen is asked for again, and it works.
+  const asked: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith(`/api/items/${itemId}`)) asked.push(request.url())
+  })
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  await page.goto(`/items/${itemId}`)
+  await expect(page.getByRole('button', { name: 'Print label' })).toBeEnabled()
+  await expect(page.getByRole('heading', { level: 1, name: 'Cordless drill' })).toBeVisible()
+  expect(asked).toEqual([])
+  expect(errors).toEqual([])
+  await axe.expectNoA11yViolations(page)
+  await screenshotScreen(page, 'screen-with-data-item-en-1280')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'Print label' })).toBeEnabled()
+  await screenshotScreen(page, 'screen-with-data-item-en-390')
+
+  // What happens next comes live, as on any screen: the page is the app's now.
+  await request.put(`/api/items/${itemId}`, {
+    data: { name: 'Cordless drill (blue)', description: 'With two batteries and a case' },
+    headers: { Authorization: `Bearer ${olga.token}` },
+  })
+  await page.getByRole('link', { name: 'Items of Linden Street' }).click()
+  await expect(page.getByText('Cordless drill (blue)')).toBeVisible()
+})
+
+test('signing out takes the cookie along: the next page request shows nobody’s data', async ({
+  page,
+  request,
+}) => {
+  const sam = await createSignedInUser(request, 'ssr-signout', 'Sam Signout')
+  const circleId = await createCircle(request, sam, { name: 'Sam’s shed' })
+  const itemId = await createItem(request, sam, circleId, { name: 'Hedge trimmer' })
+  await signInAs(page, sam)
+  await page.goto(`/items/${itemId}`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Hedge trimmer' })).toBeVisible()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).not.toHaveURL(/\/items\//)
+  expect(await sessionCookie(page)).toBeUndefined()
+
+  await noScripts(page)
+  await page.goto(`/items/${itemId}`)
+  expect(await page.content()).not.toContain('Hedge trimmer')
+})
+
+test('a screen is rendered only with what its person may see', async ({ page, request }) => {
+  const owner = await createSignedInUser(request, 'ssr-private-owner', 'Pia Private')
+  const circleId = await createCircle(request, owner, { name: 'Private circle' })
+  const itemId = await createItem(request, owner, circleId, { name: 'Secret telescope' })
+  const outsider = await createSignedInUser(request, 'ssr-outsider', 'Oscar Outsider')
+  await signInAs(page, outsider)
+
+  await noScripts(page)
+  await page.goto(`/items/${itemId}`)
+  expect(await page.content()).not.toContain('Secret telescope')
+  await page.unroute('**/assets/*.js')
+  await page.goto(`/items/${itemId}`)
+  await expect(page.getByText('This item does not exist, or it is not shared with you.')).toBeVisible()
+})
+
+test('a circle screen comes with its members and items, in the language of the lang cookie', async ({
+  page,
+  request,
+}) => {
+  const admin = await createSignedInUser(request, 'ssr-circle-admin', 'Ada Admin')
+  const member = await createSignedInUser(request, 'ssr-circle-member', 'Max Mitglied')
+  const circleId = await createCircle(request, admin, {
+    name: 'Hausgemeinschaft',
+    description: 'Alles im Keller',
+  })
+  await joinCircle(request, circleId, admin, member)
+  await createItem(request, admin, circleId, { name: 'Bohrmaschine' })
+  await signInAs(page, member)
+  await page.evaluate(() => {
+    localStorage.setItem('language', 'de')
+    document.cookie = 'lang=de; Path=/; SameSite=Lax'
+  })
+
+  await noScripts(page)
+  await page.goto(`/circle/${circleId}`)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  await expect(page.getByRole('heading', { level: 1, name: 'Hausgemeinschaft' })).toBeVisible()
+  await expect(page.getByText('Bohrmaschine')).toBeVisible()
+  await expect(page.getByText('Ada Admin')).toBeVisible()
+  await page.unroute('**/assets/*.js')
+
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`/circle/${circleId}`)
+  await expect(page.getByRole('link', { name: /Bohrmaschine/ })).toBeVisible()
+  // The app has drawn over it: the frame's mark is gone.
+  await expect(page.locator('#root')).not.toHaveAttribute('data-frame')
+  await screenshotScreen(page, 'screen-with-data-circle-de-390')
+})
