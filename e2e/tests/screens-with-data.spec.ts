@@ -141,3 +141,18 @@ test('a circle screen comes with its members and items, in the language of the l
   await expect(page.locator('#root')).not.toHaveAttribute('data-frame')
   await screenshotScreen(page, 'screen-with-data-circle-de-390')
 })
+
+test('an address no screen can be rendered for is answered as before, never with an error', async ({
+  page,
+  request,
+}) => {
+  const uma = await createSignedInUser(request, 'ssr-odd', 'Uma Unusual')
+  await signInAs(page, uma)
+  for (const path of ['/items/%', '/circle/%E0%A4%A', '/items/x?q=%ZZ', '/blockchain/item/..%2F..%2Fapi']) {
+    // The page's own request context: it sends the browser's cookies, the session's among them.
+    const answer = await page.request.get(path)
+    // A malformed address is Fastify's 400, as before (error-handler.ts); nothing is a 5xx.
+    expect(answer.status(), path).toBeLessThan(500)
+    expect(await answer.text(), path).not.toContain('id="circles-screen"')
+  }
+})

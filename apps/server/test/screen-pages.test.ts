@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, createCircle, type SignedIn, signedIn } from './support/circles'
 import { createTestApp, type TestApp } from './support/test-app'
@@ -170,5 +171,36 @@ describe('screens rendered with their data', () => {
     expect(pages[1]!.body).toContain('<h1>Ladder</h1>')
     expect(pages[1]!.body).toContain('Second Session')
     expect(pages[2]!.body).not.toContain('Ladder')
+  })
+
+  it('answers any cookie and any path of a screen with a page, never a 5xx (fuzzed)', async () => {
+    const token = cookieOf(owner).slice('circles_session='.length)
+    const cookie = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.constant(token).map((valid) => `${valid.slice(0, -3)}abc`),
+      fc.string({ maxLength: 40 }).map((tail) => `${token}${tail}`),
+    )
+    const path = fc.oneof(
+      fc.constant(`/items/${itemId}`),
+      fc
+        .string({ unit: 'grapheme-ascii', maxLength: 60 })
+        .map((tail) => `/items/${encodeURIComponent(tail)}`),
+      fc.constantFrom(
+        '/items/%',
+        '/items/%E0%A4%A',
+        `/items/${itemId}?q=%ZZ`,
+        `/items/${itemId}/../../api/items`,
+      ),
+    )
+    await fc.assert(
+      fc.asyncProperty(cookie, path, async (value, url) => {
+        // A Cookie header carries no control characters: what a browser could send.
+        const header = `circles_session=${value.replace(/[\u0000-\u001f\u007f-\uffff;]/g, '')}`
+        const res = await page(url, { cookie: header })
+        expect(res.statusCode).toBeLessThan(500)
+        if (res.body.includes('circles-screen')) expect(header).toBe(cookieOf(owner))
+      }),
+      { seed: 68, numRuns: 60 },
+    )
   })
 })

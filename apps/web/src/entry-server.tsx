@@ -14,6 +14,7 @@ import { AppRoutes, hasScreenData, prefetchRouteData, preloadRoute } from '@/app
 import { prerenderFrame } from '@/components/staged'
 import { sendRequestsThrough } from '@/lib/api-client'
 import { i18n, initI18n } from '@/lib/i18n'
+import { renderInTimeZone } from '@/lib/intl-formats'
 import { renderAtOrigin } from '@/lib/page-origin'
 import { queryClient } from '@/lib/query-client'
 import { serverTitle } from '@/lib/use-document-title'
@@ -98,6 +99,7 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
   prerenderFrame(false)
   sendRequestsThrough(fetch)
   renderAtOrigin(origin)
+  renderInTimeZone(user.timeZone)
   queryClient.clear()
   try {
     await Promise.all(prefetchRouteData(pathname, searchParams, user.id))
@@ -114,6 +116,7 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
   } finally {
     sendRequestsThrough(undefined)
     renderAtOrigin(undefined)
+    renderInTimeZone(undefined)
     renderForSession({ token: null, user: null })
     prerenderSignedIn(false)
     queryClient.clear()

@@ -5,15 +5,36 @@
  */
 const dateFormats = new Map<string, Intl.DateTimeFormat>()
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>()
+/** The time zone dates are shown in: the device's, or on the server the person's (renderInTimeZone). */
+let timeZone: string | undefined
 
 export function dateFormat(
   language: string,
   options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' },
 ): Intl.DateTimeFormat {
-  const key = `${language} ${JSON.stringify(options)}`
+  const zoned = timeZone ? { ...options, timeZone } : options
+  const key = `${language} ${JSON.stringify(zoned)}`
   let format = dateFormats.get(key)
-  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(language, options)))
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(language, zoned)))
   return format
+}
+
+/**
+ * Server rendering only (entry-server.tsx): a screen rendered for a person shows its dates in the time
+ * zone their device last reported (`TUser.timeZone`), as their browser will; undefined when done, or
+ * for a zone this runtime does not know.
+ */
+export function renderInTimeZone(zone: string | null | undefined): void {
+  timeZone = zone && knownTimeZone(zone) ? zone : undefined
+}
+
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
 }
 
 export function relativeFormat(
