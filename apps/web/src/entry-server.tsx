@@ -101,6 +101,9 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
   renderAtOrigin(origin)
   renderInTimeZone(user.timeZone)
   queryClient.clear()
+  // No second try: a failed request sends the page without data at once; the browser tries again.
+  const defaults = queryClient.getDefaultOptions()
+  queryClient.setDefaultOptions({ ...defaults, queries: { ...defaults.queries, retry: false } })
   try {
     await Promise.all(prefetchRouteData(pathname, searchParams, user.id))
     if (
@@ -119,6 +122,7 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
     renderInTimeZone(undefined)
     renderForSession({ token: null, user: null })
     prerenderSignedIn(false)
+    queryClient.setDefaultOptions(defaults)
     queryClient.clear()
   }
 }

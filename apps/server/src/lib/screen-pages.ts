@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
 import { type Language, LANGUAGES, readCookie, SESSION_COOKIE_NAME, type TUser } from '@circles/shared'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -26,6 +27,8 @@ const SLOTS = {
 
 /** Renders waiting for their turn beyond this get the page without data at once, as before. */
 const MAX_WAITING = 4
+/** A render that takes longer (a slow database) is not waited for: the page goes without its data. */
+const RENDER_DEADLINE_MS = 2000
 /** The server's clock may be ahead of the database's, whose times the events carry (lib/first-read.ts). */
 const SINCE_MARGIN_MS = 2000
 
@@ -110,12 +113,13 @@ export async function loadScreenPages(
     const since = new Date(Date.now() - SINCE_MARGIN_MS).toISOString()
     const { url } = request
     const origin = `${request.protocol}://${request.host}`
-    const screen = await exclusive(() =>
+    const rendering = exclusive(() =>
       renderer.renderScreen({ url, origin, language, token, user, fetch: answering(request, token) }),
     ).catch((error: unknown) => {
       request.log.error({ err: error }, 'rendering a screen failed: sent without its data')
       return undefined
     })
+    const screen = await Promise.race([rendering, delay(RENDER_DEADLINE_MS, undefined, { ref: false })])
     if (!screen) return undefined
     // No `<` in the JSON: nothing in it can end the script element or open a comment.
     const data = JSON.stringify({ since, userId: user.id, queries: screen.queries }).replace(/</g, '\\u003c')
