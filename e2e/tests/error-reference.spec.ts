@@ -25,7 +25,11 @@ test('a circles page that cannot load shows the request id for support, in Engli
       body: JSON.stringify({ message: 'An error occurred', code: 'INTERNAL_ERROR' }),
     })
   })
+  // The page requests go without the session cookie: the server would render the screen with its own,
+  // unfailing answer (docs/decisions/0068), and the failure is made here, on the browser's side.
+  const withoutSessionCookie = () => page.context().clearCookies({ name: 'circles_session' })
   await signInAs(page, ada)
+  await withoutSessionCookie()
   await page.goto('/circles')
 
   const alert = page.getByRole('alert').filter({ hasText: 'An error occurred' })
@@ -40,6 +44,7 @@ test('a circles page that cannot load shows the request id for support, in Engli
   }
 
   await useGerman(page)
+  await withoutSessionCookie()
   await page.reload()
   const alarm = page.getByRole('alert').filter({ hasText: 'Kennung für den Support:' })
   await expect(alarm).toBeVisible({ timeout: 20_000 })

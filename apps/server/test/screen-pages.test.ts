@@ -16,13 +16,13 @@ export async function renderScreen({ url, origin, language, user, fetch }) {
   const match = /^\\/items\\/([^/?]+)/.exec(url)
   if (!match) return undefined
   if (match[1] === 'broken') throw new Error('renderer failed')
-  if (match[1] === 'slow') await new Promise((resolve) => setTimeout(resolve, 2500))
+  if (match[1] === 'slow') await new Promise((resolve) => setTimeout(resolve, 3500))
   const answer = await fetch('/api/items/' + match[1], { headers: { Accept: 'application/json' } })
   if (!answer.ok) return undefined
   const { item } = await answer.json()
   return {
     html: '<main><h1>' + item.name.replace(/</g, '&lt;') + '</h1><p>' + origin + ' ' + language + ' ' + user.name +
-      '</p><button type="button">Hand over</button></main>',
+      '</p><button type="button">Hand over</button><input type="search" value=""></main>',
     title: item.name + ' · Circles',
     queries: { queries: [{ queryKey: ['items', 'detail', item.id], state: { data: item } }], mutations: [] },
   }
@@ -102,8 +102,10 @@ describe('screens rendered with their data', () => {
     // The request's own origin and language, the session's person.
     expect(res.body).toContain('<p>http://circles.test de Olga Owner</p>')
     expect(res.body).toContain('<meta name="circles-page-scripts" content="/assets/item-1.js">')
-    // Nothing to press before the app is there.
-    expect(res.body).toContain('<button disabled type="button">Hand over</button>')
+    // Nothing to press or type into before the app is there.
+    expect(res.body).toContain(
+      '<button disabled type="button">Hand over</button><input disabled type="search"',
+    )
     const data = screenData(res.body)
     expect(data.userId).toBe(owner.user.id)
     expect(data.queries.queries[0]!.state.data.name).toBe('Drill <b>$& "big"</b>')
@@ -148,10 +150,10 @@ describe('screens rendered with their data', () => {
     expect((await page('/api/nothing', { cookie: cookieOf(owner) })).statusCode).toBe(404)
   })
 
-  it('does not wait for a render that takes longer than 2 s: the page goes without its data', async () => {
+  it('does not wait for a render that takes longer than 3 s: the page goes without its data', async () => {
     const started = Date.now()
     const slow = await page('/items/slow', { cookie: cookieOf(owner) })
-    expect(Date.now() - started).toBeLessThan(2400)
+    expect(Date.now() - started).toBeLessThan(3400)
     expect(slow.headers['cache-control']).toBe('no-cache')
   })
 

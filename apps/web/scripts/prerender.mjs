@@ -169,9 +169,12 @@ const frameEntryTags = entryTags('src/screen-frame-entry.ts')
 
 /**
  * Until the app draws over a frame its buttons can do nothing: they come disabled (the app's render
- * takes the attribute away, src/app/main.tsx), drawn as they will be but with a waiting cursor.
+ * takes the attribute away, src/app/main.tsx), drawn as they will be but with a waiting cursor. So do the
+ * fields of a screen rendered with its data (apps/server/src/lib/screen-pages.ts).
  */
-const FRAME_BUTTONS_CSS = '#root[data-frame] button:disabled{opacity:1;cursor:progress}'
+const FRAME_CONTROLS_CSS =
+  '#root[data-frame] :is(button,input,select,textarea):disabled{opacity:1;cursor:progress}' +
+  '#root[data-frame] :is(input,select,textarea):disabled{background-color:var(--color-surface)}'
 
 function framePage({ route, html, title, language }) {
   return screenPage({
@@ -183,7 +186,7 @@ function framePage({ route, html, title, language }) {
 }
 
 function screenPage({ html, title, language, pageScripts }) {
-  const head = [frameEntryTags, appScriptsMeta, pageScripts, `<style>${FRAME_BUTTONS_CSS}</style>`]
+  const head = [frameEntryTags, appScriptsMeta, pageScripts, `<style>${FRAME_CONTROLS_CSS}</style>`]
   return inHead(baseTemplate, head.join('\n    '))
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)

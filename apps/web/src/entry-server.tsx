@@ -10,7 +10,7 @@ import type { VNode } from 'preact'
 import { renderToStringAsync } from 'preact-render-to-string'
 import { StaticRouter } from 'react-router'
 import { AppProviders } from '@/app/providers'
-import { AppRoutes, hasScreenData, prefetchRouteData, preloadRoute } from '@/app/route-table'
+import { AppRoutes, hasScreenData, prefetchRouteData, preloadRoute, routeSources } from '@/app/route-table'
 import { prerenderFrame } from '@/components/staged'
 import { sendRequestsThrough } from '@/lib/api-client'
 import { i18n, initI18n } from '@/lib/i18n'
@@ -22,8 +22,8 @@ import { renderForSession } from '@/lib/session'
 import { prerenderSignedIn } from '@/lib/use-session'
 
 export { renderConsentDialog } from '@/lib/consent-prerender'
-export { routeSources } from '@/app/route-table'
 export { INITIAL_NAMESPACES } from '@/lib/i18n'
+export { routeSources }
 
 /** The public pages shipped as static HTML in every language: they paint before any JavaScript runs. */
 export const PRERENDERED_PATHS = [
@@ -125,6 +125,17 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
     queryClient.setDefaultOptions(defaults)
     queryClient.clear()
   }
+}
+
+/**
+ * Everything a screen's render loads once (strings, every page's code), loaded now: the server calls it
+ * at start, so that its first render of a screen takes as long as any other.
+ */
+export async function warmUp(): Promise<void> {
+  await initI18n('en')
+  await i18n.loadLanguages([...LANGUAGES])
+  await i18n.loadNamespaces(NAMESPACES)
+  await Promise.all(routeSources().map(({ path }) => preloadRoute(path.replace(/:[^/]+/g, 'x'))))
 }
 
 async function renderPage(

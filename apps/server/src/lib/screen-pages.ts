@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 /** apps/web/src/entry-server.tsx, as the build leaves it in prerender/ssr/ (docs/decisions/0068). */
 interface Renderer {
+  warmUp?(): Promise<void>
   renderScreen(request: {
     url: string
     origin: string
@@ -27,8 +28,8 @@ const SLOTS = {
 
 /** Renders waiting for their turn beyond this get the page without data at once, as before. */
 const MAX_WAITING = 4
-/** A render that takes longer (a slow database) is not waited for: the page goes without its data. */
-const RENDER_DEADLINE_MS = 2000
+/** A render that takes longer (a slow database, a machine under load) is not waited for: the page goes without its data. */
+const RENDER_DEADLINE_MS = 3000
 /** The server's clock may be ahead of the database's, whose times the events carry (lib/first-read.ts). */
 const SINCE_MARGIN_MS = 2000
 
@@ -74,6 +75,10 @@ export async function loadScreenPages(
   if (!existsSync(rendererFile) || templates.size !== LANGUAGES.length) return undefined
   const renderer = (await import(pathToFileURL(rendererFile).href)) as Renderer
   const exclusive = oneAtATime()
+  // In line before any request: a first render would otherwise load the strings and every page's code.
+  void exclusive(async () => renderer.warmUp?.()).catch((error: unknown) =>
+    app.log.error({ err: error }, 'warming up the screen renderer failed'),
+  )
 
   /** The server's answer to one of the screen's requests, as the browser's fetch would give it. */
   function answering(request: FastifyRequest, token: string): typeof fetch {
@@ -128,9 +133,18 @@ export async function loadScreenPages(
     return template
       .replace(SLOTS.title, () => escapeHtml(screen.title || 'Circles'))
       .replace(SLOTS.pageScripts, () => options.pageScripts(pathname, language).join(' '))
-      .replace(SLOTS.html, () => screen.html.replaceAll('<button ', '<button disabled '))
+      .replace(SLOTS.html, () => inert(screen.html))
       .replace(SLOTS.data, () => `<script type="application/json" id="circles-screen">${data}</script>`)
   }
+}
+
+/**
+ * Until the app has drawn over the screen, none of its controls can do anything: a click would be lost,
+ * and what someone typed would be drawn over (the items screen's search). They come disabled, as a
+ * frame's buttons (scripts/prerender.mjs keeps their look); the app's render takes the attribute away.
+ */
+function inert(html: string) {
+  return html.replace(/<(button|input|select|textarea) /g, '<$1 disabled ')
 }
 
 /**

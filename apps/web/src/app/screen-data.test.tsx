@@ -5,7 +5,7 @@ import { queryClient } from '@/lib/query-client'
 import { startSession } from '@/lib/session'
 import { callCount, json, mockApi } from '@/test/mock-api'
 import { renderRoute } from '@/test/render-route'
-import { TEST_ITEM_ID, testItem } from '@/test/items'
+import { TEST_CIRCLE_ID, TEST_ITEM_ID, testItem } from '@/test/items'
 import { testUser, validToken } from '@/test/tokens'
 
 const SLOW = { timeout: 5_000 }
@@ -60,6 +60,22 @@ describe('a screen’s first requests, started beside its code (app/screen-data.
     await renderRoute(`/items/${TEST_ITEM_ID}`)
     expect(await screen.findByRole('heading', { level: 1, name: 'Cordless drill' }, SLOW)).toBeTruthy()
     expectEachOnce(fetchMock, Object.keys(answers))
+  })
+
+  it('a handover page also asks for the circle’s members, once the item has named its circle', async () => {
+    startSession(validToken(), testUser)
+    const members = [{ userId: testUser.id, name: testUser.name, email: testUser.email, role: 'ADMIN' }]
+    const answers = {
+      [`GET /api/items/${TEST_ITEM_ID}`]: () => json(200, { item: testItem() }),
+      [`GET /api/items/${TEST_ITEM_ID}/ownership-status`]: () => json(200, { hasFullOwnership: true }),
+      [`GET /api/handovers/item/${TEST_ITEM_ID}`]: () => json(200, { handovers: [] }),
+      [`GET /api/items/${TEST_ITEM_ID}/borrow-requests`]: () => json(200, { borrowRequests: [] }),
+      [`GET /api/circles/${TEST_CIRCLE_ID}`]: () =>
+        json(200, { circle: { id: TEST_CIRCLE_ID, name: 'Linden Street', users: members } }),
+    }
+    const fetchMock = mockApi(answers)
+    prefetchRouteData(`/items/${TEST_ITEM_ID}/handover`, new URLSearchParams(), testUser.id)
+    await waitFor(() => expectEachOnce(fetchMock, Object.keys(answers)))
   })
 
   it('a search finds its results under the query string it was opened with', async () => {

@@ -7,7 +7,7 @@ import {
 import { inboxQuery } from '@/features/dashboard/api/inbox'
 import { getCircleQueryOptions, isCircleId } from '@/features/circles/api/get-circle'
 import { getCirclesQueryOptions } from '@/features/circles/api/get-circles'
-import { itemHandoversQuery } from '@/features/items/api/handovers'
+import { circleMembersQuery, itemHandoversQuery } from '@/features/items/api/handovers'
 import {
   circleInfoQuery,
   itemQuery,
@@ -29,10 +29,11 @@ export interface ScreenPlace {
 
 /**
  * The first requests of a signed-in screen, started on a first load once its code is here (main.tsx), so
- * the requests go out while React renders the page instead of after it has rendered (issue 27, 0056).
+ * the requests go out while React renders the page instead of after it has rendered (issue 27, 0056);
+ * on the server, the requests a screen rendered with its data is rendered from (docs/decisions/0068).
  * Each uses the query options the page itself uses: the page finds the request under way, or its
- * answer, and asks nothing twice. What a page asks only after an answer (the handover page's circle)
- * is not here.
+ * answer, and asks nothing twice. What a page asks only after an answer (the handover page's members)
+ * goes out as soon as that answer is here.
  */
 export type ScreenData = (queryClient: QueryClient, place: ScreenPlace) => Promise<unknown>[]
 
@@ -68,7 +69,16 @@ export const screenData = {
         ]
       : [],
   item: itemScreen,
-  handover: itemScreen,
+  // The receiver picker's members, once the item names its circle (not for an item whose owner left it).
+  handover: (client, place) => [
+    ...itemScreen(client, place),
+    client
+      .fetchQuery(itemQuery(place.params.itemId ?? ''))
+      .then((item) =>
+        item.ownerLeftCircle ? undefined : client.prefetchQuery(circleMembersQuery(item.circleId)),
+      )
+      .catch(() => undefined),
+  ],
   // The verifier keys too: the device check of the shown blocks needs them first (lib/ledger-verification).
   ledger: (client, { params: { circleId, itemId } }) => [
     client.prefetchQuery(blocksQuery({ circleId, itemId })),

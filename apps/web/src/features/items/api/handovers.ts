@@ -28,8 +28,8 @@ export const itemHandoversQuery = (itemId: string) =>
 export const useItemHandovers = (itemId: string) => useQuery(itemHandoversQuery(itemId))
 
 /** GET /circles/:id for the receiver picker: the circle's members. */
-export const useCircleMembers = (circleId: string | undefined) =>
-  useQuery({
+export const circleMembersQuery = (circleId: string | undefined) =>
+  queryOptions({
     enabled: Boolean(circleId),
     queryKey: ['items', 'circle-members', circleId],
     queryFn: ({ signal }) =>
@@ -38,6 +38,7 @@ export const useCircleMembers = (circleId: string | undefined) =>
         .then((a) => a.circle.users),
     retry: false,
   })
+export const useCircleMembers = (circleId: string | undefined) => useQuery(circleMembersQuery(circleId))
 
 /** After every change, refused ones too: someone else may have changed the item meanwhile. */
 function useRefreshItems() {
