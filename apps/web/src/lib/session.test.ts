@@ -153,3 +153,31 @@ describe('other stored values', () => {
     expect(storedLanguage.get()).toBe('de')
   })
 })
+
+describe('the session cookie (docs/decisions/0068)', () => {
+  /** The cookie's value; '' when there is none (an expired cookie may linger here with no value). */
+  const sessionCookie = () =>
+    document.cookie
+      .split('; ')
+      .find((part) => part.startsWith('circles_session='))
+      ?.slice('circles_session='.length) ?? ''
+
+  it('mirrors the token from sign-in to sign-out', async () => {
+    const token = validToken()
+    startSession(token, testUser)
+    expect(sessionCookie()).toBe(token)
+    await logout()
+    expect(sessionCookie()).toBe('')
+  })
+
+  it('comes with a session stored before it, and goes with one that expired', async () => {
+    const token = validToken()
+    seedStoredSession(token)
+    vi.resetModules()
+    await import('@/lib/session')
+    expect(sessionCookie()).toBe(token)
+    seedStoredSession(expiredToken())
+    expect(restoreSession().token).toBeNull()
+    expect(sessionCookie()).toBe('')
+  })
+})
