@@ -38,6 +38,25 @@ export async function signInAs(page: Page, session: Session) {
   }, session)
 }
 
+/**
+ * Page requests go without the session cookie: the server sends the frame, not the screen rendered with its
+ * own answers (docs/decisions/0068), and the browser asks for the screen's data itself, where a test can
+ * make it fail. Clearing the cookie would race the app, which writes it again on every load with a session;
+ * `route.continue` cannot change a page request's cookies, so the page is fetched here without it.
+ */
+export async function pagesWithoutSessionCookie(page: Page) {
+  // The context's route: the service worker's page requests pass it too (Chromium).
+  await page.context().route('**/*', async (route) => {
+    const request = route.request()
+    if (request.resourceType() !== 'document') return route.fallback()
+    const cookie = (request.headers().cookie ?? '')
+      .split('; ')
+      .filter((pair) => !pair.startsWith('circles_session='))
+      .join('; ')
+    return route.fulfill({ response: await route.fetch({ headers: { ...request.headers(), cookie } }) })
+  })
+}
+
 /** POST /api/circles as `session`; returns the new circle's id. */
 export async function createCircle(
   request: APIRequestContext,

@@ -1,7 +1,13 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { expectAccessible, screenshotScreen, toast, useGerman } from './auth-support'
-import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
+import {
+  createCircle,
+  createSignedInUser,
+  joinCircle,
+  pagesWithoutSessionCookie,
+  signInAs,
+} from './circles-support'
 import { createItem, liveConnection, requestHandover, secondBrowser } from './handovers-support'
 
 // Two people side by side, each in their own browser: what one does arrives on the other's open pages
@@ -121,9 +127,7 @@ test("says 'Failed to load dashboard data' when the server fails, and loads on r
     fail ? route.fulfill({ status: 500, json: { message: 'Internal Server Error' } }) : route.fallback(),
   )
   await signInAs(page, someone)
-  // The page request goes without the session cookie: the server would render the dashboard with its own,
-  // unfailing answers (docs/decisions/0068), and the failure is made here, on the browser's side.
-  await page.context().clearCookies({ name: 'circles_session' })
+  await pagesWithoutSessionCookie(page)
   await page.goto('/dashboard')
   const alert = page.getByRole('alert').filter({ hasText: 'Failed to load dashboard data' })
   await expect(alert).toBeVisible()

@@ -142,6 +142,30 @@ test('a circle screen comes with its members and items, in the language of the l
   await screenshotScreen(page, 'screen-with-data-circle-de-390')
 })
 
+test('a long list comes with its first entries; the app adds the rest', async ({ page, request }) => {
+  const owner = await createSignedInUser(request, 'ssr-long-list', 'Lena Long')
+  const friend = await createSignedInUser(request, 'ssr-long-list-friend', 'Fred Friend')
+  const circleId = await createCircle(request, owner, { name: 'Makerspace' })
+  await joinCircle(request, circleId, owner, friend)
+  // (A person holds at most 10 items on the Personal plan.)
+  for (let n = 1; n <= 14; n++) {
+    await createItem(request, n % 2 ? owner : friend, circleId, { name: `Tool ${n}` })
+  }
+  await signInAs(page, owner)
+  const tools = page.getByRole('main').getByRole('link', { name: /^Tool \d+/ })
+
+  // The server renders more than fill a screen, not all (docs/decisions/0069).
+  await noScripts(page)
+  await page.goto(`/circle/${circleId}/items`)
+  await expect(tools.first()).toBeVisible()
+  await expect(tools).toHaveCount(12)
+  await page.unroute('**/assets/*.js')
+
+  await page.goto(`/circle/${circleId}/items`)
+  await expect(tools).toHaveCount(14)
+  await expect(page.locator('#root')).not.toHaveAttribute('data-frame')
+})
+
 test('an address no screen can be rendered for is answered as before, never with an error', async ({
   page,
   request,

@@ -92,9 +92,7 @@ export interface RenderedScreen {
  */
 export async function renderScreen({ url, origin, language, token, user, fetch }: ScreenRequest) {
   const { pathname, search, searchParams } = new URL(url, 'http://localhost')
-  // Not the ledgers yet: their device check, started from a rendered answer, stayed pending in a
-  // PostgreSQL e2e run (ledger-verification.spec.ts, 301 blocks); they load as before until understood.
-  if (!hasScreenData(pathname) || pathname.startsWith('/blockchain')) return undefined
+  if (!hasScreenData(pathname)) return undefined
   const session = { token, user }
   renderForSession(session)
   prerenderSignedIn(session)

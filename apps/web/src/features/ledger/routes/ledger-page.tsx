@@ -12,6 +12,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
 import { departureOf } from '@/lib/no-longer-member'
 import { translateServerError } from '@/lib/server-errors'
+import { firstOnServer } from '@/lib/server-render'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlocks, useVerifyCircle } from '../api/blocks'
 import { downloadExport } from '../api/log'
@@ -254,7 +255,7 @@ export function LedgerPage() {
               />
             ) : null}
             <ul className="flex flex-col gap-3">
-              {shown.map((block) => (
+              {firstOnServer(shown).map((block) => (
                 <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
               ))}
             </ul>
