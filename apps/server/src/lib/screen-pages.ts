@@ -124,7 +124,11 @@ export async function loadScreenPages(
       request.log.error({ err: error }, 'rendering a screen failed: sent without its data')
       return undefined
     })
-    const screen = await Promise.race([rendering, delay(RENDER_DEADLINE_MS, undefined, { ref: false })])
+    const deadline = new AbortController()
+    const screen = await Promise.race([
+      rendering,
+      delay(RENDER_DEADLINE_MS, undefined, { ref: false, signal: deadline.signal }).catch(() => undefined),
+    ]).finally(() => deadline.abort())
     if (!screen) return undefined
     // No `<` in the JSON: nothing in it can end the script element or open a comment.
     const data = JSON.stringify({ since, userId: user.id, queries: screen.queries }).replace(/</g, '\\u003c')

@@ -60,11 +60,12 @@ export const API_BASE = '/api'
  * Where requests go: the browser's fetch; on the server, while it renders a screen with its data
  * (entry-server.tsx `renderScreen`), the server's own answer to the request.
  */
-let send: typeof fetch = (input, init) => fetch(input, init)
+const browserFetch: typeof fetch = (input, init) => fetch(input, init)
+let send = browserFetch
 
 /** Server rendering only: `fetcher` answers the requests from now on; undefined puts fetch back. */
 export function sendRequestsThrough(fetcher: typeof fetch | undefined): void {
-  send = fetcher ?? ((input, init) => fetch(input, init))
+  send = fetcher ?? browserFetch
 }
 const PATHS_WITHOUT_LOGOUT_ON_401 = new Set(['/users/login'])
 
