@@ -171,6 +171,26 @@ test('a member sees each ledger page verified on this device, and the export pas
   await screenshotScreen(page, 'ledger-verified-de-390-dark')
 })
 
+test('a ledger rendered by the server claims no check for this device; the browser makes them', async ({
+  page,
+  request,
+}) => {
+  const { ben, circleId } = await circleWithBlocks(request, 'ledger-rendered', 1)
+  await signInAs(page, ben)
+  const hashChecked = page.getByText('Hash checks out on this device')
+
+  // Without scripts: the blocks as the server sent them, and nothing said about this device's check.
+  await page.route('**/assets/*.js', (route) => route.abort())
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(page.getByRole('link', { name: 'Block #0' })).toBeVisible()
+  await expect(hashChecked).toBeHidden()
+  await page.unroute('**/assets/*.js')
+
+  await page.goto(`/blockchain/circle/${circleId}`)
+  await expect(hashChecked).toBeVisible()
+  await expect(deviceCheck(page).getByText(/signed checkpoint of 1 block/)).toBeVisible()
+})
+
 test('a confirmed block prints as a certificate with its checkpoint and a QR code to the block', async ({
   page,
   request,

@@ -8,6 +8,7 @@ import { PrivateImage } from '@/components/private-image'
 import { Badge } from '@/components/ui/badge'
 import { conditionSummary } from '@/lib/ledger-verification/condition-evidence'
 import { personName } from '@/lib/person-name'
+import { ON_SERVER } from '@/lib/server-render'
 import { Hash } from './hash'
 import { dateFormat } from '@/lib/intl-formats'
 
@@ -123,6 +124,16 @@ export function kindLabel(t: ReturnType<typeof useTranslation<'ledger'>>['t'], b
 export function HashCheck({ block, inLog = false }: { block: TBlock; inLog?: boolean }) {
   const { t } = useTranslation('ledger')
   const check = useHashChecks(block)
+  // The server cannot check anything for this device: its render (docs/decisions/0068) keeps the line's
+  // place, hidden and claiming nothing, until the browser has checked.
+  if (ON_SERVER) {
+    return (
+      <span aria-hidden="true" className="invisible inline-flex items-center gap-1 text-xs">
+        <ShieldCheck className="size-4" />
+        {t('hashChecks')}
+      </span>
+    )
+  }
   if (check === 'redacted') {
     return (
       <span className="inline-flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-fg-muted">
