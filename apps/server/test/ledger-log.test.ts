@@ -240,7 +240,7 @@ describe('the verifiable ledger log', () => {
     expect((await get(ida, `/${circle.id}/proof/consistency?from=1&to=1`)).statusCode).toBe(200)
     expect((await get(ben, `/${circle.id}/export`)).statusCode).toBe(200)
     expect((await get(ida, `/${circle.id}/checkpoint`)).statusCode).toBe(200)
-  })
+  }, 120_000) // 600 calls: about 12 s alone, more beside the other suites
 
   it('publishes earlier keys too, so checkpoints signed before a rotation still verify', async () => {
     const [current] = (await get(null, '/keys')).json().keys as string[]
