@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { logIn, openForm, screenshotScreen } from './auth-support'
 import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
-import { createItem } from './handovers-support'
+import { createItem, requestHandover } from './handovers-support'
 
 // Issue 27, docs/decisions/0068: a signed-in screen arrives rendered by the server with its data, for the
 // session the page request carries in its cookie; the app takes it over without asking for it again.
@@ -164,6 +164,31 @@ test('a long list comes with its first entries; the app adds the rest', async ({
   await page.goto(`/circle/${circleId}/items`)
   await expect(tools).toHaveCount(14)
   await expect(page.locator('#root')).not.toHaveAttribute('data-frame')
+})
+
+test('a lazily loaded part of a rendered screen is taken over once, even when its code comes late', async ({
+  page,
+  request,
+}) => {
+  const ida = await createSignedInUser(request, 'ssr-lazy-ida', 'Ida Owner')
+  const ben = await createSignedInUser(request, 'ssr-lazy-ben', 'Ben Neighbour')
+  const circleId = await createCircle(request, ida, { name: 'Linden Street' })
+  await joinCircle(request, circleId, ida, ben)
+  const ladder = await createItem(request, ida, circleId, { name: 'Ladder' })
+  await requestHandover(request, ida, { itemId: ladder, receiverId: ben.user.id })
+  await signInAs(page, ben)
+  // The answer form's code (loaded only when a request waits) comes a second late, as on a slow network.
+  await page.route('**/assets/handover-answer-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    await route.fallback()
+  })
+
+  await page.goto('/dashboard')
+  const inbox = page.getByRole('list', { name: 'Waiting for you' })
+  await expect(inbox.getByRole('button', { name: 'Accept' })).toBeEnabled()
+  // One form: the server's was drawn over, not left beside the app's (docs/decisions/0069).
+  await expect(inbox.getByRole('button', { name: 'Accept' })).toHaveCount(1)
+  await expect(inbox.getByLabel('Your reply')).toHaveCount(1)
 })
 
 test('an address no screen can be rendered for is answered as before, never with an error', async ({

@@ -25,6 +25,7 @@ export async function renderScreen({ url, origin, language, user, fetch }) {
       '</p><button type="button">Hand over</button><input type="search" value=""></main>',
     title: item.name + ' · Circles',
     queries: { queries: [{ queryKey: ['items', 'detail', item.id], state: { data: item } }], mutations: [] },
+    parts: ['handover-answer'],
   }
 }
 `
@@ -47,6 +48,7 @@ const screenData = (html: string) =>
     since: string
     userId: string
     queries: { queries: { state: { data: { name: string } } }[] }
+    parts: string[]
   }
 
 beforeAll(async () => {
@@ -109,6 +111,8 @@ describe('screens rendered with their data', () => {
     const data = screenData(res.body)
     expect(data.userId).toBe(owner.user.id)
     expect(data.queries.queries[0]!.state.data.name).toBe('Drill <b>$& "big"</b>')
+    // Its lazy parts, for the app to load before it draws over it.
+    expect(data.parts).toEqual(['handover-answer'])
     expect(Date.parse(data.since)).toBeLessThan(Date.now())
     // No `<` in the data: the name's `</b>` cannot end the script element.
     expect(/id="circles-screen">([^]*?)<\/script>/.exec(res.body)![1]).not.toContain('<')

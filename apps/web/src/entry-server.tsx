@@ -14,6 +14,7 @@ import { AppRoutes, hasScreenData, prefetchRouteData, preloadRoute, routeSources
 import { prerenderFrame } from '@/components/staged'
 import { sendRequestsThrough } from '@/lib/api-client'
 import { i18n, initI18n } from '@/lib/i18n'
+import { recordParts } from '@/lib/lazy-part'
 import { renderInTimeZone } from '@/lib/intl-formats'
 import { renderAtOrigin } from '@/lib/page-origin'
 import { queryClient } from '@/lib/query-client'
@@ -81,6 +82,8 @@ export interface RenderedScreen {
   title: string
   /** The screen's queries, for the page to start from (app/main.tsx). */
   queries: DehydratedState
+  /** Its lazy parts (lib/lazy-part.ts), loaded before the page draws over it. */
+  parts: string[]
 }
 
 /**
@@ -113,9 +116,17 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
         .some((query) => query.state.status !== 'success')
     )
       return undefined
-    const { html, title } = await renderPage(pathname, language, search)
-    // What the page rendered from, answered queries only: the browser's first render starts from them.
-    return { html, title, queries: dehydrate(queryClient) } satisfies RenderedScreen
+    const recorded = recordParts()
+    let page: Awaited<ReturnType<typeof renderPage>>
+    let parts: string[]
+    try {
+      page = await renderPage(pathname, language, search)
+    } finally {
+      parts = recorded()
+    }
+    // What the page rendered from, answered queries only: the browser's first render starts from them;
+    // and the lazy parts in it, which the browser loads before it draws over it.
+    return { ...page, queries: dehydrate(queryClient), parts } satisfies RenderedScreen
   } finally {
     sendRequestsThrough(undefined)
     renderAtOrigin(undefined)

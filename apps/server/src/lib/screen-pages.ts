@@ -15,7 +15,7 @@ interface Renderer {
     token: string
     user: TUser
     fetch: typeof fetch
-  }): Promise<{ html: string; title: string; queries: unknown } | undefined>
+  }): Promise<{ html: string; title: string; queries: unknown; parts?: string[] } | undefined>
 }
 
 /** The places in prerender/screen-template/<lang>.html that a rendered screen fills in. */
@@ -131,7 +131,12 @@ export async function loadScreenPages(
     ]).finally(() => deadline.abort())
     if (!screen) return undefined
     // No `<` in the JSON: nothing in it can end the script element or open a comment.
-    const data = JSON.stringify({ since, userId: user.id, queries: screen.queries }).replace(/</g, '\\u003c')
+    const data = JSON.stringify({
+      since,
+      userId: user.id,
+      queries: screen.queries,
+      parts: screen.parts ?? [],
+    }).replace(/</g, '\\u003c')
     const template = templates.get(language)!
     // Functions, not strings, as replacements: a `$&` in an item's name stays what it is.
     return template

@@ -17,6 +17,7 @@ import { startShellServices } from '@/app/shell-services'
 import { stageFirstRender } from '@/components/staged'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
+import { loadParts } from '@/lib/lazy-part'
 import { warmDateFormats } from '@/lib/intl-formats'
 import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
@@ -102,9 +103,12 @@ void initI18n(startLanguage).then(async (i18n) => {
     // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
     // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader;
     // a frame stays until the page's code is here (the loader would take its place).
+    // Over a screen rendered with its data, its lazy parts' code too: nothing may suspend in the render
+    // over it, or the server's markup of that part would stay beside the app's (lib/lazy-part.ts).
     await Promise.all([
       startOfflineReading(queryClient),
       frame ? firstRouteReady : within(firstRouteReady, FIRST_PAGE_WAIT_MS),
+      loadParts(screen?.parts ?? []),
     ])
     // Preact renders in one task: the screen's parts render one per task instead (components/staged.tsx),
     // so a slow phone's main thread is never blocked for the whole screen.

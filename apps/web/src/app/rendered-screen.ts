@@ -8,6 +8,8 @@ interface RenderedScreen {
   /** Whom it was rendered for. */
   userId: string
   queries: DehydratedState
+  /** The lazy parts it contains (lib/lazy-part.ts). */
+  parts: string[]
 }
 
 /**
@@ -36,7 +38,8 @@ export function renderedScreen(root: HTMLElement, userId: string | undefined): R
 function parse(json: string): RenderedScreen | undefined {
   try {
     const screen = JSON.parse(json) as RenderedScreen
-    return Array.isArray(screen.queries?.queries) && typeof screen.since === 'string' ? screen : undefined
+    if (!Array.isArray(screen.queries?.queries) || typeof screen.since !== 'string') return undefined
+    return { ...screen, parts: Array.isArray(screen.parts) ? screen.parts : [] }
   } catch {
     return undefined
   }

@@ -1,13 +1,14 @@
 import { MESSAGES, type THandoverAnswerInput, TIMINGS } from '@circles/shared'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { CircleCheckBig } from 'lucide-react'
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { PartLoader } from '@/components/part-loader'
 import { PrivateImage } from '@/components/private-image'
 import { Alert } from '@/components/ui/alert'
 import { Card, CardTitle } from '@/components/ui/card'
+import { lazyPart } from '@/lib/lazy-part'
 import { failureMessage, translateServerError } from '@/lib/server-errors'
 import { type InboxEntry, useAnswerFromInbox } from '../api/inbox'
 import { personName } from '@/lib/person-name'
@@ -16,8 +17,8 @@ import { personName } from '@/lib/person-name'
  * The answer form with its condition photos (issue 28), loaded when a request waits for the viewer:
  * the dashboard's first load does not carry it (most visits have nothing to answer).
  */
-const HandoverAnswer = lazy(() =>
-  import('@/components/handover-answer').then((m) => ({ default: m.HandoverAnswer })),
+const HandoverAnswer = lazyPart('handover-answer', () =>
+  import('@/components/handover-answer').then((m) => m.HandoverAnswer),
 )
 
 type Outcome = { tone: 'success' | 'error'; text: string }
