@@ -116,14 +116,7 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
         .some((query) => query.state.status !== 'success')
     )
       return undefined
-    const recorded = recordParts()
-    let page: Awaited<ReturnType<typeof renderPage>>
-    let parts: string[]
-    try {
-      page = await renderPage(pathname, language, search)
-    } finally {
-      parts = recorded()
-    }
+    const [page, parts] = await recordParts(() => renderPage(pathname, language, search))
     // What the page rendered from, answered queries only: the browser's first render starts from them;
     // and the lazy parts in it, which the browser loads before it draws over it.
     return { ...page, queries: dehydrate(queryClient), parts } satisfies RenderedScreen

@@ -32,13 +32,14 @@ export function lazyPart<P extends object>(
   return LazyPart
 }
 
-/** The server, around the render of one screen: the lazy parts in it. */
-export function recordParts(): () => string[] {
+/** The server: `render`'s result, and the lazy parts it rendered. */
+export async function recordParts<T>(render: () => Promise<T>): Promise<[T, string[]]> {
   const parts = new Set<string>()
   rendered = parts
-  return () => {
+  try {
+    return [await render(), [...parts]]
+  } finally {
     rendered = undefined
-    return [...parts]
   }
 }
 
