@@ -136,10 +136,20 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
  * at start, so that its first render of a screen takes as long as any other.
  */
 export async function warmUp(): Promise<void> {
-  await initI18n('en')
+  await loadStrings('en')
+  await Promise.all(routeSources().map(({ path }) => preloadRoute(path.replace(/:[^/]+/g, 'x'))))
+}
+
+/**
+ * The i18n instance in `language`, with all strings of both languages loaded. Nothing may suspend on the
+ * server (a suspended boundary is emitted with an inline script, which the CSP forbids): the fallback's
+ * strings too are loaded up front.
+ */
+async function loadStrings(language: Language): Promise<void> {
+  await initI18n(language)
+  await i18n.changeLanguage(language)
   await i18n.loadLanguages([...LANGUAGES])
   await i18n.loadNamespaces(NAMESPACES)
-  await Promise.all(routeSources().map(({ path }) => preloadRoute(path.replace(/:[^/]+/g, 'x'))))
 }
 
 async function renderPage(
@@ -147,12 +157,7 @@ async function renderPage(
   language: Language,
   search = '',
 ): Promise<{ html: string; title: string }> {
-  await initI18n(language)
-  await i18n.changeLanguage(language)
-  // Nothing may suspend on the server (a suspended boundary is emitted with an inline script, which the
-  // CSP forbids): all strings of both languages, fallback included, are loaded up front.
-  await i18n.loadLanguages([...LANGUAGES])
-  await i18n.loadNamespaces(NAMESPACES)
+  await loadStrings(language)
   serverTitle.reset()
   // The page's code first: the render then has nothing to wait for, as the browser's hydration.
   await preloadRoute(path)

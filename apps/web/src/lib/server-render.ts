@@ -10,7 +10,7 @@ export const ON_SERVER: boolean = import.meta.env.SSR
  * a ledger of hundreds of blocks costs the server (one render at a time) no more than a short one
  * (docs/decisions/0069).
  */
-export const SERVER_LIST_LENGTH = 12
+const SERVER_LIST_LENGTH = 12
 
 /** `list`, or on the server its first SERVER_LIST_LENGTH entries. */
 export function firstOnServer<T>(list: readonly T[]): readonly T[] {
