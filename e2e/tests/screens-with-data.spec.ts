@@ -205,3 +205,152 @@ test('an address no screen can be rendered for is answered as before, never with
     expect(await answer.text(), path).not.toContain('id="circles-screen"')
   }
 })
+
+/**
+ * Every element of `#root` with all its attributes and its own text, as lines: what a screen is, in a
+ * form two renders of it can be compared by.
+ */
+function screenShape(page: Page): Promise<string[]> {
+  return page
+    .evaluate(() => {
+      const lines: string[] = []
+      const walk = (element: Element, depth: number) => {
+        // A field's value and an option's selection as they are now (the server writes them as attributes,
+        // the app sets them as properties).
+        const state =
+          element instanceof HTMLInputElement
+            ? [`:value="${element.value}"`, `:checked=${element.checked}`]
+            : element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement
+              ? [`:value="${element.value}"`]
+              : element instanceof HTMLOptionElement
+                ? [`:selected=${element.selected}`]
+                : []
+        const attributes = Array.from(element.attributes)
+          .filter((attribute) => !['value', 'selected', 'checked'].includes(attribute.name))
+          // A style as the browser reads it (the server writes `width:70mm`, the app sets `width: 70mm`).
+          .map((attribute) =>
+            attribute.name === 'style'
+              ? `style="${(element as HTMLElement).style.cssText}"`
+              : `${attribute.name}="${attribute.value}"`,
+          )
+          .concat(state)
+          .sort()
+          .join(' ')
+        // A relative time ('1 second ago') moves on between the two loads; its datetime does not.
+        const text = (element.localName === 'time' ? [] : Array.from(element.childNodes))
+          .filter((node) => node.nodeType === Node.TEXT_NODE)
+          .map((node) => node.textContent?.trim())
+          .filter(Boolean)
+          .join(' ')
+        lines.push(`${'  '.repeat(depth)}<${element.localName} ${attributes}> ${text}`)
+        for (const child of Array.from(element.children)) walk(child, depth + 1)
+      }
+      walk(document.getElementById('root')!, 0)
+      return lines
+    })
+    .then(numberIds)
+}
+
+/**
+ * Preact numbers `useId`s in render order, which differs between a hydration and a render from scratch:
+ * each id is named by where it first appears, so the same screen reads the same either way (that the ids a
+ * page refers to are there is `danglingReferences`).
+ */
+function numberIds(lines: string[]): string[] {
+  const names = new Map<string, string>()
+  return lines.map((line) =>
+    line.replace(/\bP\d+-\d+\b/g, (id) => {
+      if (!names.has(id)) names.set(id, `id${names.size}`)
+      return names.get(id)!
+    }),
+  )
+}
+
+/**
+ * The labels, descriptions and controls an element refers to by id that are not in the page (a closed
+ * dialog renders its title and text only when it opens).
+ */
+function danglingReferences(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('[aria-labelledby],[aria-describedby],[aria-controls],label[for]'))
+      .filter((element) => !element.closest('dialog:not([open])'))
+      .flatMap((element) =>
+        ['aria-labelledby', 'aria-describedby', 'aria-controls', 'for'].flatMap((name) =>
+          (element.getAttribute(name) ?? '')
+            .split(/\s+/)
+            .filter((id) => id && !document.getElementById(id))
+            .map((id) => `${element.localName} ${name}=${id}`),
+        ),
+      ),
+  )
+}
+
+/** The screen's shape once it has stopped changing (its parts hydrated, its checks done). */
+async function settledShape(page: Page): Promise<string[]> {
+  let last: string[] = []
+  await expect
+    .poll(
+      async () => {
+        const now = await screenShape(page)
+        const same = JSON.stringify(now) === JSON.stringify(last)
+        last = now
+        return same
+      },
+      { intervals: [500], timeout: 20_000 },
+    )
+    .toBe(true)
+  return last
+}
+
+test('a screen hydrated from the server’s render is, element for element, the screen the app renders itself', async ({
+  page,
+  request,
+}) => {
+  // docs/decisions/0070: a hydration keeps the attributes it finds, so the server's render and the app's
+  // first render must agree; whatever the app changes after it (a list's rest, a check's result, a
+  // button the app has made work) must reach the page too.
+  const olga = await createSignedInUser(request, 'hydrate-owner', 'Olga Owner')
+  const mia = await createSignedInUser(request, 'hydrate-member', 'Mia Member')
+  const circleId = await createCircle(request, olga, { name: 'Hydration Lane' })
+  await joinCircle(request, circleId, olga, mia)
+  const drill = await createItem(request, olga, circleId, { name: 'Drill', description: 'Red, with a case' })
+  const ladder = await createItem(request, olga, circleId, { name: 'Ladder' })
+  const confirmed = await requestHandover(request, olga, { itemId: ladder, receiverId: mia.user.id })
+  const answered = await request.put(`/api/handovers/${confirmed}/status`, {
+    data: { status: 'CONFIRMED' },
+    headers: { Authorization: `Bearer ${mia.token}` },
+  })
+  expect(answered.status(), await answered.text()).toBe(200)
+  await requestHandover(request, olga, { itemId: drill, receiverId: mia.user.id })
+  await signInAs(page, olga)
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+
+  const screens = [
+    '/dashboard',
+    '/circles',
+    `/circle/${circleId}`,
+    '/items',
+    `/circle/${circleId}/items`,
+    `/items/${drill}`,
+    `/items/${drill}/handover`,
+    `/blockchain/circle/${circleId}`,
+  ]
+  const hydrated = new Map<string, string[]>()
+  for (const path of screens) {
+    const response = await page.goto(path)
+    expect(await response!.text(), path).toContain('id="circles-screen"')
+    hydrated.set(path, await settledShape(page))
+    // The ids the server wrote are the ones the app refers to (Preact numbers them in render order).
+    expect(await danglingReferences(page), path).toEqual([])
+  }
+  // The same screens rendered by the app alone: each page request goes without the session's cookie
+  // (the app writes it again as it starts).
+  for (const path of screens) {
+    await page.context().clearCookies({ name: 'circles_session' })
+    const response = await page.goto(path)
+    expect(await response!.text(), path).not.toContain('id="circles-screen"')
+    expect(await settledShape(page), path).toEqual(hydrated.get(path))
+  }
+  expect(errors).toEqual([])
+})

@@ -170,11 +170,13 @@ const frameEntryTags = entryTags('src/screen-frame-entry.ts')
 /**
  * Until the app draws over a frame its buttons can do nothing: they come disabled (the app's render
  * takes the attribute away, src/app/main.tsx), drawn as they will be but with a waiting cursor. So do the
- * fields of a screen rendered with its data (apps/server/src/lib/screen-pages.ts).
+ * fields of a screen rendered with its data (apps/server/src/lib/screen-pages.ts), marked `data-inert`
+ * until the app has hydrated the part they are in.
  */
 const FRAME_CONTROLS_CSS =
-  '#root[data-frame] :is(button,input,select,textarea):disabled{opacity:1;cursor:progress}' +
-  '#root[data-frame] :is(input,select,textarea):disabled{background-color:var(--color-surface)}'
+  '#root[data-frame] :is(button,input,select,textarea):disabled,[data-inert]:disabled{opacity:1;cursor:progress}' +
+  '#root[data-frame] :is(input,select,textarea):disabled,:is(input,select,textarea)[data-inert]:disabled' +
+  '{background-color:var(--color-surface)}'
 
 function framePage({ route, html, title, language }) {
   return screenPage({

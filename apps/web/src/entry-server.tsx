@@ -11,7 +11,7 @@ import { renderToStringAsync } from 'preact-render-to-string'
 import { StaticRouter } from 'react-router'
 import { AppProviders } from '@/app/providers'
 import { AppRoutes, hasScreenData, prefetchRouteData, preloadRoute, routeSources } from '@/app/route-table'
-import { prerenderFrame } from '@/components/staged'
+import { prerenderFrame, stageServerRender } from '@/components/staged'
 import { sendRequestsThrough } from '@/lib/api-client'
 import { i18n, initI18n } from '@/lib/i18n'
 import { recordParts } from '@/lib/lazy-part'
@@ -82,7 +82,7 @@ export interface RenderedScreen {
   title: string
   /** The screen's queries, for the page to start from (app/main.tsx). */
   queries: DehydratedState
-  /** Its lazy parts (lib/lazy-part.ts), loaded before the page draws over it. */
+  /** Its lazy parts (lib/lazy-part.ts), loaded before the page hydrates it. */
   parts: string[]
 }
 
@@ -100,6 +100,7 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
   renderForSession(session)
   prerenderSignedIn(session)
   prerenderFrame(false)
+  stageServerRender(true)
   sendRequestsThrough(fetch)
   renderAtOrigin(origin)
   renderInTimeZone(user.timeZone)
@@ -118,9 +119,10 @@ export async function renderScreen({ url, origin, language, token, user, fetch }
       return undefined
     const [page, parts] = await recordParts(() => renderPage(pathname, language, search))
     // What the page rendered from, answered queries only: the browser's first render starts from them;
-    // and the lazy parts in it, which the browser loads before it draws over it.
+    // and the lazy parts in it, which the browser loads before it hydrates it.
     return { ...page, queries: dehydrate(queryClient), parts } satisfies RenderedScreen
   } finally {
+    stageServerRender(false)
     sendRequestsThrough(undefined)
     renderAtOrigin(undefined)
     renderInTimeZone(undefined)

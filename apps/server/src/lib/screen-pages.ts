@@ -147,13 +147,19 @@ export async function loadScreenPages(
   }
 }
 
+/** A control's start tag as the renderer writes it: attribute values double-quoted, `"` in them escaped. */
+const CONTROL_TAG = /<(button|input|select|textarea)((?:\s+[^\s"'=<>/]+(?:="[^"]*")?)*)(\s*\/?)>/g
+
 /**
- * Until the app has drawn over the screen, none of its controls can do anything: a click would be lost,
- * and what someone typed would be drawn over (the items screen's search). They come disabled, as a
- * frame's buttons (scripts/prerender.mjs keeps their look); the app's render takes the attribute away.
+ * Until the app has hydrated the screen, none of its controls can do anything: a click would be lost, and
+ * what someone typed would not be the app's (the items screen's search). Those the app shows enabled come
+ * disabled and marked `data-inert`, as a frame's buttons (scripts/prerender.mjs keeps their look); the
+ * app enables them as it hydrates each part (docs/decisions/0070). Those the app disables stay as they are.
  */
-function inert(html: string) {
-  return html.replace(/<(button|input|select|textarea) /g, '<$1 disabled ')
+export function inert(html: string) {
+  return html.replace(CONTROL_TAG, (tag, name: string, attributes: string, end: string) =>
+    /\sdisabled(?:=|\s|$)/.test(attributes) ? tag : `<${name} disabled data-inert=""${attributes}${end}>`,
+  )
 }
 
 /**

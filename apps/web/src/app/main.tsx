@@ -14,15 +14,17 @@ import { AppProviders, watchLogouts } from '@/app/providers'
 import { AppRoutes, prefetchRouteData } from '@/app/route-table'
 import { firstRouteReady } from '@/app/router'
 import { startShellServices } from '@/app/shell-services'
-import { stageFirstRender } from '@/components/staged'
+import { PARTS, stageFirstRender, stageHydration } from '@/components/staged'
 import { startConsent } from '@/lib/consent-start'
 import { initI18n, pickLanguage } from '@/lib/i18n'
+import { releaseInertControls } from '@/lib/inert-controls'
 import { loadParts } from '@/lib/lazy-part'
 import { warmDateFormats } from '@/lib/intl-formats'
 import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
 import { getSession, storedLanguage } from '@/lib/session'
+import { hydrateAs } from '@/lib/use-session'
 import { startOfflineReading } from '@/pwa/offline'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
@@ -33,18 +35,19 @@ const container = document.getElementById('root')
 if (!container) throw new Error('index.html must contain #root')
 
 // A screen the server rendered with its data (docs/decisions/0068) brings the answers: the first render
-// starts from them and asks for nothing. One rendered for another session is not drawn over: it goes.
+// starts from them and asks for nothing. One rendered for another session is not hydrated: it goes.
 const { token, user } = getSession()
 const screen = renderedScreen(container, user?.id)
 if (screen) hydrate(queryClient, screen.queries)
 
 /**
- * Public pages arrive prerendered (docs/decisions/0007) and hydrate. The main signed-in screens arrive
- * with their frame (docs/decisions/0065), or rendered with their data (0068), which the first render
- * draws over: not a hydration, since the frame was rendered without the session, the query string and
- * the stored settings, and a hydration keeps the attributes it finds. The rest start from an empty root.
+ * Public pages arrive prerendered (docs/decisions/0007) and hydrate; so do the signed-in screens rendered
+ * with their data (0068, 0070), part by part. Other signed-in screens arrive with their frame (0065),
+ * which the first render draws over: not a hydration, since the frame was rendered without the session,
+ * the query string and the stored settings, and a hydration keeps the attributes it finds. The rest start
+ * from an empty root.
  */
-const frame = container.hasAttribute('data-frame')
+const frame = !screen && container.hasAttribute('data-frame')
 const prerendered = !frame && container.firstElementChild !== null
 
 /** The language the server rendered the page in (its <html lang>), for a hydration that matches. */
@@ -88,11 +91,22 @@ const FIRST_PAGE_WAIT_MS = 1000
 // Render only once the first language's strings are here, so no raw key ever flashes.
 void initI18n(startLanguage).then(async (i18n) => {
   if (prerendered) {
-    void startOfflineReading(queryClient)
-    // The page's code and strings first, so the first render matches the prerendered markup.
-    await firstRouteReady
-    // The prerendered page is already visible meanwhile.
+    // The page's code and strings first, so the first render matches the prerendered markup; for a
+    // screen rendered with its data, its lazy parts' code too (lib/lazy-part.ts). The prerendered page is
+    // already visible meanwhile.
+    await Promise.all([firstRouteReady, loadParts(screen?.parts ?? [])])
+    if (screen) {
+      // Hydrated as the server rendered it: for this session, and its parts one per task
+      // (components/staged.tsx), so a slow phone's main thread is never blocked for the whole screen. The
+      // stored queries (docs/decisions/0054) come once it is hydrated: the hydration renders what the
+      // server did, and a stored answer the server had not shown would keep the server's attributes.
+      hydrateAs(getSession())
+      void stageHydration().then(() => startOfflineReading(queryClient))
+    } else void startOfflineReading(queryClient)
     hydrateRoot(container, app)
+    // Hydrated but for its parts: its controls outside them work now, those in them with their part.
+    releaseInertControls(container, PARTS)
+    container.removeAttribute('data-frame')
     // The server chose by cookie and Accept-Language; should the browser's own rule say otherwise
     // (spec 000 §4), follow it now that the markup is ours.
     const preferred = pickLanguage(storedLanguage.get(), navigator.languages ?? [navigator.language])
@@ -103,18 +117,13 @@ void initI18n(startLanguage).then(async (i18n) => {
     // Rendered without it, React shows the loader and keeps it at least 300 ms (its Suspense reveal
     // throttle) even when the code arrives a moment later (issue 27). A slow network gets the loader;
     // a frame stays until the page's code is here (the loader would take its place).
-    // Over a screen rendered with its data, its lazy parts' code too: nothing may suspend in the render
-    // over it, or the server's markup of that part would stay beside the app's (lib/lazy-part.ts).
     await Promise.all([
       startOfflineReading(queryClient),
       frame ? firstRouteReady : within(firstRouteReady, FIRST_PAGE_WAIT_MS),
-      loadParts(screen?.parts ?? []),
     ])
     // Preact renders in one task: the screen's parts render one per task instead (components/staged.tsx),
     // so a slow phone's main thread is never blocked for the whole screen.
-    // Not over a screen rendered with its data (docs/decisions/0068): a part's turn would make its elements
-    // anew, and the first render over it keeps them (a heading made anew is painted anew, a later LCP).
-    if (!screen) stageFirstRender()
+    stageFirstRender()
     // Over a frame, Preact's own render: it keeps the frame's elements and changes what differs (react-dom's
     // createRoot, as compat's, empties the container first, and the frame would be drawn anew).
     if (frame) {

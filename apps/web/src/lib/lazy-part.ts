@@ -9,8 +9,9 @@ let rendered: Set<string> | undefined
 /**
  * A component whose code loads when it first renders (React's `lazy`), that a screen rendered on the server
  * with its data can contain (docs/decisions/0068). The server's render records it by `name`; the browser
- * loads it before it draws over that screen (`loadParts`), so nothing suspends in that first render: a part
- * that suspended there left the server's markup beside the app's (two Accept buttons in the inbox).
+ * loads it before it hydrates that screen (`loadParts`), so nothing waits for code in that first render
+ * (when the app still drew over the screen, a part that suspended there left the server's markup beside
+ * the app's: two Accept buttons in the inbox).
  */
 export function lazyPart<P extends object>(
   name: string,
@@ -43,7 +44,7 @@ export async function recordParts<T>(render: () => Promise<T>): Promise<[T, stri
   }
 }
 
-/** The browser, before it draws over a rendered screen: its lazy parts' code (names it does not know pass). */
+/** The browser, before it hydrates a rendered screen: its lazy parts' code (names it does not know pass). */
 export function loadParts(names: readonly string[]): Promise<unknown> {
   return Promise.all(
     names.map((name) =>

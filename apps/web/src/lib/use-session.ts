@@ -16,6 +16,14 @@ export function prerenderSignedIn(signedIn: boolean | Session): void {
 }
 
 /**
+ * The browser, before it hydrates a screen the server rendered with its data for this session
+ * (app/main.tsx, docs/decisions/0070): the hydration sees the session the server rendered with.
+ */
+export function hydrateAs(session: Session): void {
+  prerendered = session
+}
+
+/**
  * The current session; re-renders on login, logout and changes from other tabs. Prerendering and
  * hydration see a visitor (prerendered pages are the same for everyone), and a signed-in browser
  * switches right after hydrating; a page rendered from scratch (or over a signed-in screen's frame)

@@ -55,7 +55,11 @@ export function RootLayout() {
             <InstallBanner />
             <OfflineNotice />
           </div>
-          {chrome.header ? <AppHeader /> : null}
+          {chrome.header ? (
+            <Staged hydrationOnly>
+              <AppHeader />
+            </Staged>
+          ) : null}
         </div>
         {/*
           Each page renders its own <main id="main-content">. With the app footer, the page region is at

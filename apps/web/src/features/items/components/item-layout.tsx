@@ -2,14 +2,15 @@ import type { TItem } from '@circles/shared'
 import { Package } from 'lucide-react'
 import { useId, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
-import { firstOnServer } from '@/lib/server-render'
+import { useServerBoundList } from '@/lib/server-render'
 import { ItemCard } from './item-card'
 
 /** Item cards in 1, 2 or 3 columns by screen width (spec 001 §9), each with its `actions`, if any. */
 export function ItemGrid({ items, actions }: { items: TItem[]; actions?: (item: TItem) => ReactNode }) {
+  const shown = useServerBoundList(items)
   return (
     <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
-      {firstOnServer(items).map((item) => (
+      {shown.map((item) => (
         <li key={item.id}>
           <ItemCard item={item} actions={actions?.(item)} />
         </li>

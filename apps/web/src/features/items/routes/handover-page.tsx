@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useNavigate, useParams } from 'react-router'
 import { PrivateImage } from '@/components/private-image'
+import { Staged } from '@/components/staged'
 import { Alert } from '@/components/ui/alert'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Spinner } from '@/components/ui/spinner'
@@ -211,33 +212,35 @@ export function HandoverPage() {
         <h2 id="handover-request" className="font-semibold tracking-tight">
           {t('handover.requestTitle')}
         </h2>
-        {action}
+        <Staged>{action}</Staged>
       </section>
 
       <section aria-labelledby="handover-history" className="flex flex-col gap-3">
         <h2 id="handover-history" className="font-semibold tracking-tight">
           {t('handover.history')}
         </h2>
-        {handovers.isPending ? (
-          <Spinner label={t('detail.loading')} />
-        ) : handovers.isError ? (
-          <Alert tone="error">{t('detail.loadFailed')}</Alert>
-        ) : list.length === 0 ? (
-          <p className="text-sm text-fg-muted">{t('handover.noHistory')}</p>
-        ) : (
-          <ul className="flex flex-col gap-3">
-            {list.map((handover) => (
-              <HandoverCard
-                key={handover.id}
-                handover={handover}
-                viewerId={me}
-                busy={answer.isPending || cancel.isPending}
-                onAnswer={(status, comment, condition) => respond(handover.id, status, comment, condition)}
-                onCancel={() => setCancelling(handover.id)}
-              />
-            ))}
-          </ul>
-        )}
+        <Staged>
+          {handovers.isPending ? (
+            <Spinner label={t('detail.loading')} />
+          ) : handovers.isError ? (
+            <Alert tone="error">{t('detail.loadFailed')}</Alert>
+          ) : list.length === 0 ? (
+            <p className="text-sm text-fg-muted">{t('handover.noHistory')}</p>
+          ) : (
+            <ul className="flex flex-col gap-3">
+              {list.map((handover) => (
+                <HandoverCard
+                  key={handover.id}
+                  handover={handover}
+                  viewerId={me}
+                  busy={answer.isPending || cancel.isPending}
+                  onAnswer={(status, comment, condition) => respond(handover.id, status, comment, condition)}
+                  onCancel={() => setCancelling(handover.id)}
+                />
+              ))}
+            </ul>
+          )}
+        </Staged>
       </section>
 
       <ConfirmDialog

@@ -8,7 +8,7 @@ import { PrivateImage } from '@/components/private-image'
 import { Badge } from '@/components/ui/badge'
 import { conditionSummary } from '@/lib/ledger-verification/condition-evidence'
 import { personName } from '@/lib/person-name'
-import { ON_SERVER } from '@/lib/server-render'
+import { useHydrated } from '@/lib/use-hydrated'
 import { Hash } from './hash'
 import { dateFormat } from '@/lib/intl-formats'
 
@@ -124,9 +124,9 @@ export function kindLabel(t: ReturnType<typeof useTranslation<'ledger'>>['t'], b
 export function HashCheck({ block, inLog = false }: { block: TBlock; inLog?: boolean }) {
   const { t } = useTranslation('ledger')
   const check = useHashChecks(block)
-  // The server cannot check anything for this device: its render (docs/decisions/0068) keeps the line's
-  // place, hidden and claiming nothing, until the browser has checked.
-  if (ON_SERVER) {
+  // The server cannot check anything for this device: its render (docs/decisions/0068), and the browser's
+  // hydration of it, keep the line's place, hidden and claiming nothing, until the browser has checked.
+  if (!useHydrated()) {
     return (
       <span aria-hidden="true" className="invisible inline-flex items-center gap-1 text-xs">
         <ShieldCheck className="size-4" />

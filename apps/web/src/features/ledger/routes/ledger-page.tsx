@@ -12,7 +12,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { NoLongerMemberNotice } from '@/components/no-longer-member-notice'
 import { departureOf } from '@/lib/no-longer-member'
 import { translateServerError } from '@/lib/server-errors'
-import { firstOnServer } from '@/lib/server-render'
+import { useServerBoundList } from '@/lib/server-render'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useBlocks, useVerifyCircle } from '../api/blocks'
 import { downloadExport } from '../api/log'
@@ -111,10 +111,12 @@ export function LedgerPage() {
   const all = useMemo(() => blocks.data?.blocks ?? [], [blocks.data])
   const circles = useMemo(() => choices(all, (b) => b.content.circle), [all])
   const items = useMemo(() => choices(all, (b) => b.content.item), [all])
-  const shown = all.filter(
-    (b) =>
-      (!circleFilter || b.content.circle.id === circleFilter) &&
-      (!itemFilter || b.content.item.id === itemFilter),
+  const shown = useServerBoundList(
+    all.filter(
+      (b) =>
+        (!circleFilter || b.content.circle.id === circleFilter) &&
+        (!itemFilter || b.content.item.id === itemFilter),
+    ),
   )
   const toVerify = circleFilter || (circles.length === 1 ? circles[0]!.id : '')
   const departure = departureOf(blocks.error)
@@ -173,6 +175,8 @@ export function LedgerPage() {
         {circleId && !itemId ? (
           <CircleFingerprint check={checks.find((c) => c.circleId === circleId)} />
         ) : null}
+      </Staged>
+      <Staged>
         {blocks.isPending ? (
           <div className="flex min-h-[30dvh] items-center justify-center text-fg-subtle">
             <Spinner size="lg" label={t('loading')} />
@@ -255,7 +259,7 @@ export function LedgerPage() {
               />
             ) : null}
             <ul className="flex flex-col gap-3">
-              {firstOnServer(shown).map((block) => (
+              {shown.map((block) => (
                 <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
               ))}
             </ul>
