@@ -48,7 +48,9 @@ export async function pagesWithoutSessionCookie(page: Page) {
   // The context's route: the service worker's page requests pass it too (Chromium).
   await page.context().route('**/*', async (route) => {
     const request = route.request()
-    if (request.resourceType() !== 'document') return route.fallback()
+    // A page request, from the page or from the service worker (whose fetch of it is no 'document').
+    const page = request.resourceType() === 'document' || request.headers().accept?.includes('text/html')
+    if (!page || request.method() !== 'GET') return route.fallback()
     const cookie = (request.headers().cookie ?? '')
       .split('; ')
       .filter((pair) => !pair.startsWith('circles_session='))

@@ -1,7 +1,13 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from '../support/fixtures'
 import { logIn, openForm, screenshotScreen } from './auth-support'
-import { createCircle, createSignedInUser, joinCircle, signInAs } from './circles-support'
+import {
+  createCircle,
+  createSignedInUser,
+  joinCircle,
+  pagesWithoutSessionCookie,
+  signInAs,
+} from './circles-support'
 import { createItem, requestHandover } from './handovers-support'
 
 // Issue 27, docs/decisions/0068: a signed-in screen arrives rendered by the server with its data, for the
@@ -344,10 +350,9 @@ test('a screen hydrated from the server’s render is, element for element, the 
     // The ids the server wrote are the ones the app refers to (Preact numbers them in render order).
     expect(await danglingReferences(page), path).toEqual([])
   }
-  // The same screens rendered by the app alone: each page request goes without the session's cookie
-  // (the app writes it again as it starts).
+  // The same screens rendered by the app alone: the page requests go without the session's cookie.
+  await pagesWithoutSessionCookie(page)
   for (const path of screens) {
-    await page.context().clearCookies({ name: 'circles_session' })
     const response = await page.goto(path)
     expect(await response!.text(), path).not.toContain('id="circles-screen"')
     expect(await settledShape(page), path).toEqual(hydrated.get(path))

@@ -104,9 +104,9 @@ describe('screens rendered with their data', () => {
     // The request's own origin and language, the session's person.
     expect(res.body).toContain('<p>http://circles.test de Olga Owner</p>')
     expect(res.body).toContain('<meta name="circles-page-scripts" content="/assets/item-1.js">')
-    // Nothing to press or type into before the app is there.
+    // Nothing to press or type into before the app has hydrated it (marked, so the app enables it then).
     expect(res.body).toContain(
-      '<button disabled type="button">Hand over</button><input disabled type="search"',
+      '<button disabled data-inert="" type="button">Hand over</button><input disabled data-inert="" type="search"',
     )
     const data = screenData(res.body)
     expect(data.userId).toBe(owner.user.id)

@@ -86,6 +86,21 @@ function VerificationResult({ result, deviceAlarm }: { result: TVerificationResu
 }
 
 /**
+ * The blocks, newest first; the server renders the first ones (lib/server-render.ts), and the rest follow
+ * once the list is hydrated, which then re-renders the list alone.
+ */
+function BlockList({ blocks, inLog }: { blocks: TBlock[]; inLog: ReadonlySet<string> }) {
+  const shown = useServerBoundList(blocks)
+  return (
+    <ul className="flex flex-col gap-3">
+      {shown.map((block) => (
+        <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
+      ))}
+    </ul>
+  )
+}
+
+/**
  * /blockchain, /blockchain/circle/:circleId and /blockchain/item/:itemId (spec 001 §2 "Ledger pages").
  * The heading names the circle or item a view is about, and the filters are those the view leaves
  * open: all circles and items on /blockchain, the circle's items on a circle's page, none on an
@@ -111,12 +126,10 @@ export function LedgerPage() {
   const all = useMemo(() => blocks.data?.blocks ?? [], [blocks.data])
   const circles = useMemo(() => choices(all, (b) => b.content.circle), [all])
   const items = useMemo(() => choices(all, (b) => b.content.item), [all])
-  const shown = useServerBoundList(
-    all.filter(
-      (b) =>
-        (!circleFilter || b.content.circle.id === circleFilter) &&
-        (!itemFilter || b.content.item.id === itemFilter),
-    ),
+  const shown = all.filter(
+    (b) =>
+      (!circleFilter || b.content.circle.id === circleFilter) &&
+      (!itemFilter || b.content.item.id === itemFilter),
   )
   const toVerify = circleFilter || (circles.length === 1 ? circles[0]!.id : '')
   const departure = departureOf(blocks.error)
@@ -258,11 +271,7 @@ export function LedgerPage() {
                 )}
               />
             ) : null}
-            <ul className="flex flex-col gap-3">
-              {shown.map((block) => (
-                <BlockCard key={block.id} block={block} inLog={inLog.has(block.id)} />
-              ))}
-            </ul>
+            <BlockList blocks={shown} inLog={inLog} />
           </>
         )}
       </Staged>
