@@ -24,7 +24,7 @@ import { queryClient } from '@/lib/query-client'
 import { within } from '@/lib/within'
 import { initPwaInstall } from '@/pwa'
 import { getSession, storedLanguage } from '@/lib/session'
-import { hydrateAs } from '@/lib/use-session'
+import { prerenderSignedIn } from '@/lib/use-session'
 import { startOfflineReading } from '@/pwa/offline'
 
 // Chrome fires beforeinstallprompt once, soon after load: listen before anything waits for the network.
@@ -100,7 +100,7 @@ void initI18n(startLanguage).then(async (i18n) => {
       // (components/staged.tsx), so a slow phone's main thread is never blocked for the whole screen. The
       // stored queries (docs/decisions/0054) come once it is hydrated: the hydration renders what the
       // server did, and a stored answer the server had not shown would keep the server's attributes.
-      hydrateAs(getSession())
+      prerenderSignedIn(getSession())
       void stageHydration().then(() => startOfflineReading(queryClient))
     } else void startOfflineReading(queryClient)
     hydrateRoot(container, app)

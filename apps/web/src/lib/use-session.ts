@@ -8,19 +8,13 @@ let prerendered = SIGNED_OUT
 const prerenderedSession = () => prerendered
 
 /**
- * Server rendering only (entry-server.tsx): a signed-in screen's frame is prerendered as someone signed in;
- * a screen rendered with its data (docs/decisions/0068) as the session of its request's cookie.
+ * The session a render on the server sees, and the hydration of it in the browser. The server
+ * (entry-server.tsx): a signed-in screen's frame is prerendered as someone signed in; a screen rendered
+ * with its data (docs/decisions/0068) as the session of its request's cookie. The browser, before it
+ * hydrates such a screen (app/main.tsx, docs/decisions/0070): the session it was rendered for.
  */
 export function prerenderSignedIn(signedIn: boolean | Session): void {
   prerendered = typeof signedIn === 'object' ? signedIn : signedIn ? SOMEONE : SIGNED_OUT
-}
-
-/**
- * The browser, before it hydrates a screen the server rendered with its data for this session
- * (app/main.tsx, docs/decisions/0070): the hydration sees the session the server rendered with.
- */
-export function hydrateAs(session: Session): void {
-  prerendered = session
 }
 
 /**
